@@ -1,0 +1,129 @@
+"""Dice, throws and the sources that decide them.
+
+A chance step is one throw: the dice thrown together, in die order. Its
+outcome is the tuple of faces. Every die is fair (C1), so the probability of
+an outcome is 1 / (product of the die sizes); solvers enumerate outcomes with
+`outcomes`, tables draw them from a `DiceSource`, and tests script them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
+from typing import Protocol
+
+from dicehall.core.errors import ChanceError
+
+Face = int | str
+Die = tuple[Face, ...]
+Throw = tuple[Die, ...]
+Faces = tuple[Face, ...]
+
+D6: Die = (1, 2, 3, 4, 5, 6)
+D12: Die = tuple(range(1, 13))
+
+
+def throw_size(dice: Throw) -> int:
+    """Number of equally likely outcomes of a throw."""
+    n = 1
+    for die in dice:
+        n *= len(die)
+    return n
+
+
+def outcomes(dice: Throw) -> Iterator[tuple[Faces, Fraction]]:
+    """Every outcome of a throw with its exact probability."""
+    p = Fraction(1, throw_size(dice))
+    for faces in itertools.product(*dice):
+        yield faces, p
+
+
+def check_faces(dice: Throw, faces: Sequence[object]) -> Faces:
+    """Validate faces (e.g. from a transcript) against the dice; return them as a tuple."""
+    if isinstance(faces, (str, bytes)) or not isinstance(faces, Sequence):
+        raise ChanceError(f"a throw's outcome is a list of faces, got {faces!r}")
+    if len(faces) != len(dice):
+        raise ChanceError(f"this throw has {len(dice)} dice, got {len(faces)} faces: {list(faces)}")
+    for i, (face, die) in enumerate(zip(faces, dice, strict=True)):
+        if isinstance(face, bool) or face not in die:
+            raise ChanceError(f"die {i} has faces {list(die)}, got {face!r}")
+    return tuple(faces)  # type: ignore[arg-type]
+
+
+class DiceSource(Protocol):
+    """Where a table's throws come from."""
+
+    def throw(self, dice: Throw) -> Faces: ...
+
+
+class RandomDice:
+    """Seeded pseudo-random dice: the same seed gives the same game."""
+
+    __slots__ = ("_random",)
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self._random = random.Random(seed)
+
+    def throw(self, dice: Throw) -> Faces:
+        r = self._random.random
+        return tuple([die[int(r() * len(die))] for die in dice])
+
+
+class ScriptedDice:
+    """Dice whose faces a test writes down in advance, throw by throw."""
+
+    def __init__(self, throws: Sequence[Sequence[Face]]) -> None:
+        self._throws = [tuple(t) for t in throws]
+        self._next = 0
+
+    def throw(self, dice: Throw) -> Faces:
+        if self._next >= len(self._throws):
+            raise ChanceError(f"the script has only {len(self._throws)} throws")
+        faces = check_faces(dice, self._throws[self._next])
+        self._next += 1
+        return faces
+
+    @property
+    def remaining(self) -> int:
+        return len(self._throws) - self._next
+
+
+class CommittedDice:
+    """Provably fair dice: throw k is derived from a secret seed by HMAC-SHA256.
+
+    The table publishes `commitment` (SHA-256 of the seed) before the first
+    throw and reveals the seed at the end; anyone can then recompute every
+    throw with `CommittedDice(seed)` and compare (see `verify_throws`).
+    Each die takes 8 bytes of the HMAC of "throw:die" and reduces them modulo
+    its size; the bias of that reduction is below 2**-59.
+    """
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed = seed
+        self.count = 0
+
+    @property
+    def commitment(self) -> str:
+        return commitment_of(self.seed)
+
+    def throw(self, dice: Throw) -> Faces:
+        faces = derive_faces(self.seed, self.count, dice)
+        self.count += 1
+        return faces
+
+
+def commitment_of(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+def derive_faces(seed: bytes, index: int, dice: Throw) -> Faces:
+    """The faces of throw number `index` of a table with this seed."""
+    out = []
+    for d, die in enumerate(dice):
+        digest = hmac.new(seed, f"{index}:{d}".encode(), hashlib.sha256).digest()
+        out.append(die[int.from_bytes(digest[:8], "big") % len(die)])
+    return tuple(out)

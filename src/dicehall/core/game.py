@@ -1,0 +1,290 @@
+"""The Game/State split every game plugs into.
+
+A `Game` is a configured ruleset: its id, seat count and option values. A
+`State` is one position of one game. The state is a plain, deterministic
+machine driven by two kinds of step: a seat's action, and the outcome of a
+throw (chance). Nothing random happens inside a state, so a game replays
+exactly from its steps and tests can script every die.
+
+Who moves is told by `actors()` (the seats that may act now: one, several at
+once for simultaneous choices, C3) and `is_chance()` (a throw is due). When
+neither, the game is over.
+
+Everything a player may learn leaves the state through `view(seat)` and the
+events visible to that seat; nothing else is meant to reach a player.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+from dicehall.core.chance import Faces, Throw, check_faces, outcomes
+from dicehall.core.errors import ChanceError, IllegalActionError, OptionError
+from dicehall.core.odds import OddsTable
+from dicehall.core.options import Option, OptionValue, resolve_options
+
+if TYPE_CHECKING:
+    from dicehall.core.bots import BotFactory
+
+Action = Mapping[str, Any]
+"""A JSON object with a "type" key. Games hand out shared constants: never mutate one."""
+
+View = dict[str, Any]
+"""What one seat (or a spectator) may see: JSON-able."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for logs and interfaces.
+
+    `to` is the set of seats that may see it; None means everyone, spectators
+    included. A private fact is told in its own event, with a public twin
+    where others learn that something happened but not what.
+    """
+
+    type: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    to: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.to is None or (seat is not None and seat in self.to)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "text": self.text, **self.data}
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished game.
+
+    `net` is each seat's gain or loss in `unit` (coins, stones, stakes):
+    what the game moved, so it sums to zero wherever the rules conserve (C4).
+    """
+
+    winners: tuple[int, ...]
+    net: tuple[int, ...]
+    unit: str
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "net": list(self.net),
+            "unit": self.unit,
+            **self.detail,
+        }
+
+
+class Game(ABC):
+    """A ruleset configured with a seat count and option values."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    default_seats: ClassVar[int]
+    declared_options: ClassVar[tuple[Option, ...]] = ()
+    summary: ClassVar[str] = ""
+    rules: ClassVar[str] = ""
+    """The rules in brief, citing ruling ids: what `dicehall rules` prints."""
+
+    def __init__(self, seats: int | None = None, options: Mapping[str, object] | None = None):
+        n = self.default_seats if seats is None else seats
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise OptionError(f"the number of seats must be a whole number; got {n!r}")
+        if not self.min_seats <= n <= self.max_seats:
+            span = (
+                f"exactly {self.min_seats}"
+                if self.min_seats == self.max_seats
+                else f"{self.min_seats} to {self.max_seats}"
+            )
+            raise OptionError(f"{self.id} is played by {span} seats; got {n}")
+        self.seats: int = n
+        self.options: dict[str, OptionValue] = resolve_options(
+            self.id, self.declared_options, options
+        )
+
+    @abstractmethod
+    def new_state(self, record: bool = False) -> State:
+        """The state before the first step. With record, the state keeps an event log."""
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        """Bots that can sit at this game, by name; the first is the strongest."""
+        from dicehall.core.bots import RandomBot
+
+        return {"random": RandomBot}
+
+    def render(self, view: View, names: Sequence[str]) -> Any:
+        """A Rich renderable of a view for the terminal (the game's render.py)."""
+        import json
+
+        return json.dumps(view, indent=1)
+
+    def action_label(self, action: Action) -> str:
+        """An action in words for menus and logs: "claim Double Fives"."""
+        return describe_action(action)
+
+    @classmethod
+    def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
+        """Exact odds for `dicehall odds` (query: its --dice, --beat, ... values).
+
+        Unknown or malformed query values raise OptionError.
+        """
+        if query:
+            raise OptionError(f"{cls.id} takes no odds parameters; got {', '.join(query)}")
+        return []
+
+    def advice(self, view: View, legal: Sequence[Action]) -> OddsTable | None:
+        """The chances behind each legal action, from the seat's view alone (odds panel)."""
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.id, "seats": self.seats, "options": dict(self.options)}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seats={self.seats}, options={self.options})"
+
+
+class State(ABC):
+    """One position of a game. Subclasses keep their fields flat and cheap to copy."""
+
+    game: Game
+    log: list[Event] | None
+
+    # --- what a game implements -------------------------------------------------
+
+    @abstractmethod
+    def actors(self) -> tuple[int, ...]:
+        """Seats that may act now (several for a simultaneous choice); () on chance or over."""
+
+    @abstractmethod
+    def is_chance(self) -> bool:
+        """True when the next step is a throw."""
+
+    @abstractmethod
+    def chance_dice(self) -> Throw:
+        """The dice of the throw that is due, in die order."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """Actions `seat` may take now; empty if it may not act."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> None:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def _apply_chance(self, faces: Faces) -> None:
+        """Apply a throw's faces, already checked against the dice."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> View:
+        """What `seat` may see now (C6); None is a spectator, who sees only public facts."""
+
+    @abstractmethod
+    def result(self) -> Result:
+        """The outcome; only called when the game is over."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy without an event log, for search."""
+
+    @abstractmethod
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
+        """A copy in which every hidden fact `seat` may not know is drawn afresh.
+
+        Faces hidden from `seat` are rethrown, and pending simultaneous choices
+        of other seats are redrawn among their legal actions. `seat`'s view of
+        the copy equals its view of this state (C6): the property tests check
+        exactly that, and bots use it for determinized search.
+        """
+
+    @abstractmethod
+    def conserved(self) -> Mapping[str, int]:
+        """Totals the rules conserve (C4), each constant over the whole game."""
+
+    def default_action(self, seat: int) -> Action:
+        """The safe choice a table makes for a seat whose time ran out (pay, fold, pass)."""
+        return self.legal_actions(seat)[0]
+
+    def why_illegal(self, seat: int, action: object) -> str | None:
+        """A game-specific reason an action is illegal, for the error message."""
+        return None
+
+    # --- what the core provides ---------------------------------------------------
+
+    def is_over(self) -> bool:
+        return not self.is_chance() and not self.actors()
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply a seat's action, or raise IllegalActionError and change nothing."""
+        actors = self.actors()
+        if seat not in actors:
+            raise IllegalActionError(self._not_your_turn(seat, actors))
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            reason = self.why_illegal(seat, action) or "it is not among the legal actions"
+            options = ", ".join(describe_action(a) for a in legal)
+            raise IllegalActionError(
+                f"seat {seat} may not play {describe_action(action)}: {reason}. Legal: {options}"
+            )
+        self._apply(seat, action)
+
+    def apply_chance(self, faces: Sequence[object]) -> None:
+        """Apply a throw's outcome, or raise ChanceError and change nothing."""
+        if not self.is_chance():
+            raise ChanceError(
+                "no throw is due: the game is over"
+                if self.is_over()
+                else f"no throw is due: seat(s) {list(self.actors())} must act"
+            )
+        self._apply_chance(check_faces(self.chance_dice(), faces))
+
+    def timeout(self, seat: int) -> None:
+        """A seat's turn timer ran out: the table acts for it with the game's default."""
+        actors = self.actors()
+        if seat not in actors:
+            raise IllegalActionError(self._not_your_turn(seat, actors))
+        self._timeout(seat)
+
+    def _timeout(self, seat: int) -> None:
+        self._apply(seat, self.default_action(seat))
+
+    def chance_outcomes(self) -> Iterator[tuple[Faces, Fraction]]:
+        """Every outcome of the throw that is due, with its exact probability."""
+        return outcomes(self.chance_dice())
+
+    def emit(self, type: str, text: str, to: frozenset[int] | None = None, **data: Any) -> None:
+        """Log an event if this state keeps a log (tables and replays do; playouts don't)."""
+        if self.log is not None:
+            self.log.append(Event(type, text, data, to))
+
+    def events_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """The logged events from index `start` that `seat` may see, as JSON."""
+        if self.log is None:
+            return []
+        return [e.to_json() for e in self.log[start:] if e.visible_to(seat)]
+
+    def _not_your_turn(self, seat: int, actors: tuple[int, ...]) -> str:
+        if not 0 <= seat < self.game.seats:
+            return f"there is no seat {seat}; seats are 0 to {self.game.seats - 1}"
+        if self.is_over():
+            return "the game is over"
+        if self.is_chance():
+            return f"it is not seat {seat}'s turn: a throw is due"
+        return f"it is not seat {seat}'s turn: waiting for seat(s) {list(actors)}"
+
+
+def describe_action(action: object) -> str:
+    """An action in a few words, for messages: type first, then its fields."""
+    if isinstance(action, Mapping) and "type" in action:
+        rest = " ".join(f"{k}={v}" for k, v in action.items() if k != "type")
+        return f"{action['type']}{' ' + rest if rest else ''}"
+    return repr(action)
+
