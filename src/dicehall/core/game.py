@@ -287,4 +287,3 @@ def describe_action(action: object) -> str:
         rest = " ".join(f"{k}={v}" for k, v in action.items() if k != "type")
         return f"{action['type']}{' ' + rest if rest else ''}"
     return repr(action)
-

@@ -16,7 +16,7 @@ from dicehall.core.chance import DiceSource, RandomDice
 from dicehall.core.game import Action, Game, State
 
 Step = dict[str, Any]
-"""One transcript step: {"chance": faces}, {"seat": s, "action": {...}} or {"seat": s, "timeout": true}."""
+"""A transcript step: {"chance": faces}, {"seat", "action"} or {"seat", "timeout": true}."""
 
 
 class Table:

@@ -9,7 +9,7 @@ per game, in docs/transcripts.md.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +52,16 @@ def load(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def game_of(data: Mapping[str, Any]) -> Game:
+GameMaker = Callable[[Any, Any, Mapping[str, object]], Game]
+"""Builds a configured game from (id, seats, options): the registry's make_game by default."""
+
+
+def game_of(data: Mapping[str, Any], make: GameMaker | None = None) -> Game:
     """The configured game a transcript names; errors name the bad field."""
-    from dicehall.games import make_game
+    if make is None:
+        from dicehall.games import make_game
+
+        make = make_game
 
     if data.get("format", FORMAT) != FORMAT:
         raise TranscriptError(f"format must be {FORMAT!r}; got {data.get('format')!r}")
@@ -67,14 +74,14 @@ def game_of(data: Mapping[str, Any]) -> Game:
     if not isinstance(options, dict):
         raise TranscriptError("options must be a JSON object")
     try:
-        return make_game(data["game"], data["seats"], options)
+        return make(data["game"], data["seats"], options)
     except DicehallError as e:
         raise TranscriptError(str(e)) from None
 
 
-def replay(data: Mapping[str, Any], record: bool = True) -> State:
+def replay(data: Mapping[str, Any], record: bool = True, make: GameMaker | None = None) -> State:
     """Re-apply every step; a step that breaks the rules raises TranscriptError naming it."""
-    game = game_of(data)
+    game = game_of(data, make)
     steps = data["steps"]
     if not isinstance(steps, list):
         raise TranscriptError("steps must be a list")
@@ -90,7 +97,9 @@ def replay(data: Mapping[str, Any], record: bool = True) -> State:
             raise TranscriptError("the transcript has a result but the game is not over")
         actual = state.result().to_json()
         if json.loads(json.dumps(actual)) != expected:
-            raise TranscriptError(f"the recorded result {expected} differs from the replay's {actual}")
+            raise TranscriptError(
+                f"the recorded result {expected} differs from the replay's {actual}"
+            )
     return state
 
 
@@ -103,7 +112,7 @@ def apply_step(state: State, step: object) -> None:
         return
     seat = step.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise TranscriptError(f"a step needs \"chance\" or an integer \"seat\"; got {step!r}")
+        raise TranscriptError(f'a step needs "chance" or an integer "seat"; got {step!r}')
     if step.get("timeout") is True:
         state.timeout(seat)
         return
