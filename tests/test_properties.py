@@ -1,0 +1,167 @@
+"""Properties every game must have, checked over every installed game and seat count.
+
+Random legal play terminates; what the rules conserve is conserved after
+every step (C4); a seat's view does not change when only facts hidden from it
+change (C6); a saved game replays to the same end; an illegal step raises and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicehall.core import ChanceError, Game, IllegalActionError, RandomDice, State, Table
+from dicehall.core.transcript import replay
+from dicehall.games import game_class, game_ids, make_game
+from tests.toy_game import HighDie
+
+MAX_STEPS = 200_000
+
+
+def configurations() -> Iterator[tuple[type[Game], int]]:
+    yield HighDie, 2
+    yield HighDie, 4
+    for gid in game_ids():
+        cls = game_class(gid)
+        for n in range(cls.min_seats, cls.max_seats + 1):
+            yield cls, n
+
+
+CONFIGS = list(configurations())
+IDS = [f"{cls.id}-{n}" for cls, n in CONFIGS]
+
+
+def maker(gid: object, seats: object, options: object) -> Game:
+    if gid == HighDie.id:
+        return HighDie(seats, options)  # type: ignore[arg-type]
+    return make_game(gid, seats, options)  # type: ignore[arg-type]
+
+
+def random_step(state: State, dice: RandomDice, rng: random.Random) -> None:
+    if state.is_chance():
+        state.apply_chance(dice.throw(state.chance_dice()))
+        return
+    actors = state.actors()
+    seat = actors[int(rng.random() * len(actors))]
+    legal = state.legal_actions(seat)
+    assert legal, f"seat {seat} must act but has no legal action"
+    state.apply(seat, legal[int(rng.random() * len(legal))])
+
+
+def viewers(state: State) -> list[int | None]:
+    return [None, *range(state.game.seats)]
+
+
+@pytest.mark.parametrize(("cls", "seats"), CONFIGS, ids=IDS)
+@settings(max_examples=60)
+@given(seed=st.integers(0, 2**32))
+def test_C4_random_play_terminates_and_conserves(cls: type[Game], seats: int, seed: int) -> None:
+    rng = random.Random(seed)
+    state = cls(seats).new_state()
+    dice = RandomDice(seed)
+    before = dict(state.conserved())
+    for _ in range(MAX_STEPS):
+        if state.is_over():
+            break
+        random_step(state, dice, rng)
+        assert state.conserved() == before
+    else:
+        pytest.fail(f"no end after {MAX_STEPS} steps")
+    result = state.result()
+    assert result.winners, "a finished game has a winner"
+    assert len(result.net) == seats
+    assert sum(result.net) == 0, f"net gains must sum to zero: {result.net}"
+
+
+@pytest.mark.parametrize(("cls", "seats"), CONFIGS, ids=IDS)
+@settings(max_examples=8)
+@given(seed=st.integers(0, 2**32))
+def test_C6_views_ignore_hidden_facts_of_others(cls: type[Game], seats: int, seed: int) -> None:
+    rng = random.Random(seed)
+    state = cls(seats).new_state()
+    dice = RandomDice(seed)
+    for _ in range(MAX_STEPS):
+        for seat in viewers(state):
+            view = state.view(seat)
+            json.dumps(view)
+            other = state.resample_hidden(seat, rng)
+            assert other.view(seat) == view, f"seat {seat}'s view depends on hidden facts"
+        if state.is_over():
+            break
+        random_step(state, dice, rng)
+
+
+@pytest.mark.parametrize(("cls", "seats"), CONFIGS, ids=IDS)
+@settings(max_examples=8)
+@given(seed=st.integers(0, 2**32))
+def test_transcript_replays_exactly(cls: type[Game], seats: int, seed: int) -> None:
+    game = cls(seats)
+    table = Table(game, RandomDice(seed))
+    rng = random.Random(seed)
+    while not table.state.is_over():
+        if table.state.is_chance():
+            table.roll()
+        else:
+            actors = table.state.actors()
+            seat = actors[int(rng.random() * len(actors))]
+            legal = table.state.legal_actions(seat)
+            table.act(seat, legal[int(rng.random() * len(legal))])
+    data = json.loads(json.dumps(table.transcript()))
+    again = replay(data, make=maker)
+    assert again.is_over()
+    for seat in viewers(again):
+        assert again.view(seat) == table.state.view(seat)
+    assert again.result() == table.state.result()
+    assert again.events_for(None) == table.state.events_for(None)
+
+
+@pytest.mark.parametrize(("cls", "seats"), CONFIGS, ids=IDS)
+@settings(max_examples=6)
+@given(seed=st.integers(0, 2**32))
+def test_illegal_steps_raise_and_change_nothing(cls: type[Game], seats: int, seed: int) -> None:
+    rng = random.Random(seed)
+    state = cls(seats).new_state()
+    dice = RandomDice(seed)
+    for _ in range(MAX_STEPS):
+        views = [state.view(s) for s in viewers(state)]
+        conserved = dict(state.conserved())
+        actors = state.actors()
+        bad_moves: list[tuple[int, object]] = [(0, {"type": "no-such-action"}), (0, "pull")]
+        bad_moves += [(s, {"type": "pass"}) for s in range(seats) if s not in actors]
+        bad_moves.append((seats, {"type": "pass"}))
+        for seat, action in bad_moves:
+            if seat in actors and action in state.legal_actions(seat):
+                continue
+            with pytest.raises(IllegalActionError):
+                state.apply(seat, action)  # type: ignore[arg-type]
+        with pytest.raises(ChanceError):
+            state.apply_chance(["not a face"] * 3 if state.is_chance() else [1])
+        assert [state.view(s) for s in viewers(state)] == views
+        assert state.conserved() == conserved
+        if state.is_over():
+            break
+        random_step(state, dice, rng)
+
+
+@pytest.mark.parametrize(("cls", "seats"), CONFIGS, ids=IDS)
+def test_clone_is_independent(cls: type[Game], seats: int) -> None:
+    rng = random.Random(7)
+    state = cls(seats).new_state()
+    dice = RandomDice(7)
+    for _ in range(40):
+        if state.is_over():
+            break
+        random_step(state, dice, rng)
+    before = [state.view(s) for s in viewers(state)]
+    copy = state.clone()
+    for _ in range(40):
+        if copy.is_over():
+            break
+        random_step(copy, dice, rng)
+    assert [state.view(s) for s in viewers(state)] == before
