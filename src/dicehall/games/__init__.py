@@ -23,7 +23,8 @@ def game_ids() -> list[str]:
 
 
 def _installed(gid: str) -> bool:
-    return importlib.util.find_spec(_MODULES[gid]) is not None
+    spec = importlib.util.find_spec(_MODULES[gid])
+    return spec is not None and spec.origin is not None  # a package with its __init__.py
 
 
 def game_class(gid: object) -> type[Game]:
@@ -34,6 +35,8 @@ def game_class(gid: object) -> type[Game]:
     return cls
 
 
-def make_game(gid: object, seats: int | None = None, options: Mapping[str, object] | None = None) -> Game:
+def make_game(
+    gid: object, seats: int | None = None, options: Mapping[str, object] | None = None
+) -> Game:
     """A configured game; bad ids, seat counts and options raise with a clear message."""
     return game_class(gid)(seats, options)

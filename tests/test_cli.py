@@ -1,0 +1,132 @@
+"""The dicehall command, end to end, including what it says to bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dicehall.cli import app
+from dicehall.games import game_class, game_ids
+
+runner = CliRunner()
+GAMES = game_ids()
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=input)
+    assert "Traceback" not in result.output
+    return result.exit_code, result.output
+
+
+def test_games_lists_every_game_with_options() -> None:
+    code, output = run("games", "--json")
+    assert code == 0
+    listed = json.loads(output)
+    assert [g["id"] for g in listed] == GAMES
+    for entry in listed:
+        cls = game_class(entry["id"])
+        assert (entry["min_seats"], entry["max_seats"]) == (cls.min_seats, cls.max_seats)
+        assert [o["name"] for o in entry["options"]] == [o.name for o in cls.declared_options]
+    code, output = run("games")
+    assert code == 0
+    for gid in GAMES:
+        assert gid in output
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_rules_cite_ruling_ids(gid: str) -> None:
+    code, output = run("rules", gid)
+    assert code == 0
+    prefix = {"tepiiku": "T", "toplshteyner": "P", "tao": "D", "kariki": "K"}[gid]
+    assert f"{prefix}1" in output
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_sim_json_and_saved_transcripts_replay(gid: str, tmp_path: Path) -> None:
+    code, output = run(
+        "sim", gid, "--games", "3", "--seed", "5", "--json", "--save-transcripts", str(tmp_path)
+    )
+    assert code == 0, output
+    stats = json.loads(output)
+    assert stats["game"] == gid and stats["games"] == 3
+    assert len(stats["wins"]) == stats["seats"] and sum(stats["wins"]) == pytest.approx(3)
+    assert stats["mean_steps"] > 0
+    saved = sorted(tmp_path.iterdir())
+    assert len(saved) == 3
+    code, output = run("replay", str(saved[0]), "--json")
+    assert code == 0, output
+    final = json.loads(output)
+    assert final["result"] == json.loads(saved[0].read_text())["result"]
+    code, output = run("replay", str(saved[0]))
+    assert code == 0 and "Winner" in output
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_sim_is_reproducible_with_a_seed(gid: str) -> None:
+    first = run("sim", gid, "--games", "4", "--seed", "11", "--json")[1]
+    assert run("sim", gid, "--games", "4", "--seed", "11", "--json")[1] == first
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_sim_prints_a_table(gid: str) -> None:
+    code, output = run("sim", gid, "--games", "2", "--seed", "1")
+    assert code == 0 and "win rate" in output and "mean steps" in output
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_play_against_bots_to_the_end(gid: str) -> None:
+    code, output = run("play", gid, "--seed", "3", input="1\n" * 5000)
+    assert code == 0, output
+    assert "Winner" in output
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_odds_print(gid: str) -> None:
+    code, output = run("odds", gid)
+    assert code == 0, output
+
+
+def test_unknown_game_is_a_clear_error() -> None:
+    for args in (["rules", "chess"], ["sim", "chess"], ["play", "chess"], ["odds", "chess"]):
+        code, output = run(*args)
+        assert code == 2
+        assert "unknown game 'chess'" in output
+
+
+@pytest.mark.parametrize("gid", GAMES[:1])
+def test_bad_options_and_bots_are_clear_errors(gid: str) -> None:
+    code, output = run("sim", gid, "--option", "no_such=1")
+    assert code == 2 and "unknown option 'no_such'" in output
+    code, output = run("sim", gid, "--option", "nonsense")
+    assert code == 2 and "NAME=VALUE" in output
+    code, output = run("sim", gid, "--bots", "genius")
+    assert code == 2 and "unknown bot 'genius'" in output
+    code, output = run("sim", gid, "--seats", "99")
+    assert code == 2 and "seats; got 99" in output
+
+
+def test_malformed_transcripts_are_clear_errors(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text("{not json")
+    code, output = run("replay", str(path))
+    assert code == 2 and "is not JSON" in output
+    path.write_text(json.dumps({"game": "chess", "seats": 2, "steps": []}))
+    code, output = run("replay", str(path))
+    assert code == 2 and "unknown game 'chess'" in output
+    code, output = run("replay", str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read" in output
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_transcript_breaking_the_rules_names_the_step(gid: str, tmp_path: Path) -> None:
+    run("sim", gid, "--games", "1", "--seed", "2", "--json", "--save-transcripts", str(tmp_path))
+    path = next(tmp_path.iterdir())
+    data = json.loads(path.read_text())
+    index = next(i for i, s in enumerate(data["steps"]) if "action" in s)
+    data["steps"][index]["action"] = {"type": "cheat"}
+    path.write_text(json.dumps(data))
+    code, output = run("replay", str(path))
+    assert code == 2 and f"step {index}:" in output
