@@ -1,0 +1,708 @@
+"""Kariki: a bluffing game of two dice under a mug (rulings K1-K10, C1-C6).
+
+A game runs in phases. After the buy-in, a roll-off (C5) picks the first
+roller, who chooses the direction of play. Then, over and over: a roller
+throws two dice under the mug. A Kariki (1-2) is shown at once (K3);
+anything else is seen by the roller alone, who claims a rank (K4). The next
+player rolls higher blind, pulls, or passes (K5, K6). Dingle berries go to
+liars, false accusers and the victims of a Kariki; five and a player is out
+(K7). The last player in takes the pot.
+
+Ranks are integers inside the engine, lowest first: 0..7 are the totals
+Four..Eleven, 8..13 the doubles 1-1..6-6, and 14 is Kariki. Claims are
+named by rank ids: "4".."11", "1-1".."6-6" (Kariki is never claimed).
+
+Interpretations where the rulings leave room:
+
+- A roll higher over Double Sixes that is not a Kariki stays hidden: the
+  roller looks, takes the berry and the dice are never shown (C6).
+- Several players reaching five berries at once (a third crown) decide on
+  the emergency berry (K9) one by one in the order of play from the roller.
+  Its price is the pot at the moment of buying; purses may go negative (a
+  player pays from their pocket).
+- Turn timers (K8, option `timer`, seconds, 0 = off): on a timeout the seat
+  gets a slash first; if that makes its fifth berry it goes out (the table
+  declines the emergency berry for it), the claim chain is dropped and the
+  next player begins a fresh roll. Otherwise the table acts for it: direction
+  left; claim the truth if legal, else the lowest legal rank; pass when
+  allowed, else pull; decline the emergency berry. With timers off a timeout
+  only makes that default move, without a slash.
+
+View keys (`view(seat)`), all public unless said:
+
+- `game`, `seat`, `actors`, `over`, `result` (when over): as every game.
+- `phase`: "roll-off", "direction", "throw", "claim", "respond", "emergency", "over".
+- `rank_names`: each rank id in words ("6-6": "Double Sixes").
+- `pot`, `buy_in`, `paid` (each seat's payments so far), `berries`, `crowns`,
+  `slashes`, `out`, `in_the_poo` (lists by seat), `emergency_used` (by seat).
+- `direction`: "left" (increasing seat numbers), "right" or null before it is chosen.
+- `roll_off`: {"contenders": seats still in the roll-off, "throws": this
+  round's die per seat or null} while it runs; `first_roller` once known.
+- `roller`: the seat holding the mug: about to throw, or the thrower of the
+  dice under it.
+- `claim`: the claim on the table (while a roller rolls higher: the claim to
+  beat), null before the first claim of a fresh roll; `claim_owner`: who owns
+  it; `previous_claim`: the claim it followed (null if it began a fresh roll);
+  `pass_chain`: seats that passed it, in order; `responder`: whose choice it is.
+- `your_dice`: the dice under the mug, only for the seat that threw them.
+- `may_roll`, `may_pass`: what the responder may do (K6).
+- `last_shown`: the last dice shown to all, with how (Kariki or pull), their
+  rank, the thrower, and for a pull the claim, puller and who got the berry.
+- `emergency_price`, `deciding`: during an emergency-berry decision (K9).
+- `winner` once over.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dicehall.core import D6, Game, Option, Result, State, View
+from dicehall.core.bots import BotFactory
+from dicehall.core.chance import Faces, Throw
+from dicehall.core.odds import OddsTable
+
+# --- ranks (K2) -----------------------------------------------------------------
+
+KARIKI = 14
+DOUBLE_SIXES = 13
+RANK_IDS: tuple[str, ...] = (
+    *(str(total) for total in range(4, 12)),
+    *(f"{face}-{face}" for face in range(1, 7)),
+    "kariki",
+)
+RANK_NAMES: tuple[str, ...] = (
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Eleven",
+    "Double Ones",
+    "Double Deuces",
+    "Double Threes",
+    "Double Fours",
+    "Double Fives",
+    "Double Sixes",
+    "Kariki",
+)
+RANK_OF_ID = {rank_id: rank for rank, rank_id in enumerate(RANK_IDS)}
+
+
+def rank_of(a: int, b: int) -> int:
+    """The rank of a throw (K2): Kariki, then doubles, then the total."""
+    if a + b == 3:
+        return KARIKI
+    if a == b:
+        return 7 + a
+    return a + b - 4
+
+
+RANK: tuple[tuple[int, ...], ...] = tuple(
+    tuple(rank_of(a, b) if a and b else -1 for b in range(7)) for a in range(7)
+)
+"""RANK[a][b]: the rank of faces a and b (index 0 unused)."""
+
+HIDDEN_THROWS: tuple[tuple[int, int], ...] = tuple(
+    (a, b) for a in range(1, 7) for b in range(1, 7) if rank_of(a, b) != KARIKI
+)
+"""The 34 throws that can lie under the mug: a Kariki is always shown."""
+
+# --- phases and shared constant actions -----------------------------------------
+
+ROLL_OFF, THROW, DIRECTION, CLAIM, RESPOND, EMERGENCY, OVER = range(7)
+PHASE_NAMES = ("roll-off", "throw", "direction", "claim", "respond", "emergency", "over")
+
+LEFT = {"type": "direction", "way": "left"}
+RIGHT = {"type": "direction", "way": "right"}
+ROLL = {"type": "roll"}
+PULL = {"type": "pull"}
+PASS = {"type": "pass"}
+BUY = {"type": "emergency"}
+DECLINE = {"type": "go-out"}
+
+DIRECTIONS = (LEFT, RIGHT)
+ROLL_PULL_PASS = (ROLL, PULL, PASS)
+PULL_PASS = (PULL, PASS)  # the thrower, when the choice comes back (K6)
+ROLL_PULL = (ROLL, PULL)  # a player who already passed this claim (K6)
+EMERGENCY_CHOICES = (BUY, DECLINE)
+NOTHING: tuple[dict[str, str], ...] = ()
+
+CLAIM_ACTIONS = tuple({"type": "claim", "rank": RANK_IDS[r]} for r in range(KARIKI))
+CLAIMS_ABOVE: tuple[tuple[dict[str, str], ...], ...] = tuple(
+    CLAIM_ACTIONS[above + 1 :] for above in range(-1, KARIKI)
+)
+"""CLAIMS_ABOVE[c + 1]: the claims strictly higher than claim c (c = -1: a fresh roll)."""
+
+ONE_DIE: Throw = (D6,)
+TWO_DICE: Throw = (D6, D6)
+SEAT_TUPLES = tuple((seat,) for seat in range(10))
+BERRIES_OUT = 5
+BERRIES_POO = 4
+
+
+class Kariki(Game):
+    id = "kariki"
+    name = "Kariki"
+    min_seats = 2
+    max_seats = 10
+    default_seats = 4
+    declared_options = (
+        Option(
+            "pull",
+            "exact",
+            "K5 pull: 'exact' catches any claim that differs from the dice; "
+            "'at-least' catches only dice ranking below the claim",
+            choices=("exact", "at-least"),
+        ),
+        Option(
+            "after-kariki",
+            "roller",
+            "K3: who begins the fresh roll after a Kariki: the 'roller' or the 'berry' receiver",
+            choices=("roller", "berry"),
+        ),
+        Option(
+            "high-rollers",
+            False,
+            "K9: a player about to go out may once buy an emergency berry for the pot's sum",
+        ),
+        Option(
+            "timer",
+            0,
+            "K8: seconds per turn; a timeout gives a slash (three make a berry); 0 = no timers",
+            minimum=0,
+            maximum=600,
+        ),
+        Option("buy-in", 1, "K1: stakes each player pays into the pot", minimum=1, maximum=1000),
+    )
+    summary = "Claim what is under the mug, roll higher, pull or pass; five berries and out."
+    rules = """\
+Kariki, 2-10 players (K1-K10).
+- Everyone pays the buy-in into the pot. A roll-off picks the first roller (C5: one die
+  each in seat order, ties throw again), who picks the direction of play (K1).
+- Ranks, best first (K2): Kariki (1-2); doubles 6-6 down to 1-1; then totals 11 down to 4.
+  Same total, same rank.
+- A Kariki is shown at once: the roller gets a crown, the next player a dingle berry and the
+  roller begins again (option after-kariki=berry: the berry's receiver does). Every third
+  crown gives every other player still in a berry (K3).
+- Otherwise the roller alone sees the dice and claims a rank, strictly higher than the claim
+  it follows, never Kariki; lying is allowed (K4).
+- The next player rolls higher (blind, then claims), pulls or passes (K5). Over Double Sixes
+  only a Kariki is higher: any other throw is a berry for the roller and the player after
+  them begins. Pull: a claim that differs from the dice (option pull=at-least: ranks below
+  them) is a berry for the claim's owner, else for the puller; the other begins afresh.
+  Pass: you own the claim and the choice moves on. Each player passes a claim at most once;
+  the thrower, when it comes back, may only pull or pass (K6).
+- Five berries and you are out; four and you are in the poo. The last player in wins the
+  pot (K7). Timers (option timer): a timeout is a slash, three slashes a berry (K8).
+- Option high-rollers (K9): once per game, a player about to go out may pay the pot's sum
+  into the pot and stay in with four berries.
+"""
+
+    def new_state(self, record: bool = False) -> KarikiState:
+        return KarikiState(self, record)
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        from dicehall.core.bots import RandomBot
+        from dicehall.games.kariki.bots import HeuristicBot
+
+        return {"heuristic": HeuristicBot, "random": RandomBot}
+
+    def render(self, view: View, names: Sequence[str]) -> Any:
+        from dicehall.games.kariki.render import render_view
+
+        return render_view(view, names)
+
+    def action_label(self, action: Mapping[str, Any]) -> str:
+        from dicehall.games.kariki.render import action_label
+
+        return action_label(action)
+
+    @classmethod
+    def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
+        from dicehall.games.kariki.odds import odds_tables
+
+        super().odds(query)  # rejects any parameter: Kariki's odds take none
+        return odds_tables()
+
+    def advice(self, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTable | None:
+        from dicehall.games.kariki.odds import advice
+
+        return advice(view, legal)
+
+
+class KarikiState(State):
+    __slots__ = (
+        "after_kariki_roller",
+        "at_least",
+        "beginner",
+        "berries",
+        "buy_in",
+        "claim",
+        "crowns",
+        "dice_rank",
+        "die1",
+        "die2",
+        "emergency_used",
+        "first_roller",
+        "game",
+        "high_rollers",
+        "in_count",
+        "last_shown",
+        "log",
+        "n",
+        "out",
+        "owner",
+        "paid",
+        "passed",
+        "pending_out",
+        "phase",
+        "pot",
+        "previous_claim",
+        "responder",
+        "roll_off_faces",
+        "roll_off_next",
+        "roll_off_seats",
+        "roller",
+        "slashes",
+        "step",
+        "timers",
+    )
+
+    def __init__(self, game: Game, record: bool) -> None:
+        options = game.options
+        n = game.seats
+        self.game = game
+        self.log = [] if record else None
+        self.n = n
+        self.at_least = options["pull"] == "at-least"
+        self.after_kariki_roller = options["after-kariki"] == "roller"
+        self.high_rollers = bool(options["high-rollers"])
+        self.timers = int(options["timer"]) > 0
+        self.buy_in = int(options["buy-in"])
+        self.step = 1  # +1 left (increasing seat numbers), -1 right
+        self.berries = [0] * n
+        self.crowns = [0] * n
+        self.slashes = [0] * n
+        self.out = [False] * n
+        self.in_count = n
+        self.emergency_used = [False] * n
+        self.paid = [self.buy_in] * n  # K1: everyone buys in
+        self.pot = self.buy_in * n
+        self.phase = ROLL_OFF
+        self.roll_off_seats = list(range(n))
+        self.roll_off_faces: list[int | None] = [None] * n
+        self.roll_off_next = 0
+        self.first_roller = -1
+        self.roller = -1
+        self.die1 = 0  # dice under the mug; 0 when there are none
+        self.die2 = 0
+        self.dice_rank = -1
+        self.claim = -1
+        self.previous_claim = -1
+        self.owner = -1
+        self.responder = -1
+        self.passed: list[int] = []
+        self.pending_out: list[int] = []
+        self.beginner = -1
+        self.last_shown: tuple[Any, ...] | None = None
+        if self.log is not None:
+            self.emit("buy-in", f"everyone pays {self.buy_in} into the pot", pot=self.pot)
+
+    # --- whose move ------------------------------------------------------------------
+
+    def actors(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == RESPOND:
+            return SEAT_TUPLES[self.responder]
+        if phase in (CLAIM, DIRECTION):
+            return SEAT_TUPLES[self.roller]
+        if phase == EMERGENCY:
+            return SEAT_TUPLES[self.pending_out[0]]
+        return ()
+
+    def is_chance(self) -> bool:
+        return self.phase <= THROW
+
+    def chance_dice(self) -> Throw:
+        return TWO_DICE if self.phase == THROW else ONE_DIE
+
+    def legal_actions(self, seat: int) -> Sequence[Mapping[str, Any]]:
+        phase = self.phase
+        if phase == RESPOND:
+            if seat != self.responder:
+                return NOTHING
+            if seat == self.roller:
+                return PULL_PASS
+            return ROLL_PULL if seat in self.passed else ROLL_PULL_PASS
+        if phase == CLAIM:
+            return CLAIMS_ABOVE[self.claim + 1] if seat == self.roller else NOTHING
+        if phase == DIRECTION:
+            return DIRECTIONS if seat == self.roller else NOTHING
+        if phase == EMERGENCY:
+            return EMERGENCY_CHOICES if seat == self.pending_out[0] else NOTHING
+        return NOTHING
+
+    def why_illegal(self, seat: int, action: object) -> str | None:
+        if not isinstance(action, Mapping):
+            return "an action is a JSON object with a type"
+        kind = action.get("type")
+        if kind == "roll" and self.phase == RESPOND and seat == self.roller:
+            return "the thrower of a claim may pull or pass when it comes back, not roll (K6)"
+        if kind == "pass" and self.phase == RESPOND and seat in self.passed:
+            return "you already passed this claim: roll higher or pull (K6)"
+        if kind == "claim" and self.phase == CLAIM:
+            rank = RANK_OF_ID.get(str(action.get("rank")))
+            if rank is None:
+                return f"ranks are {', '.join(RANK_IDS[:KARIKI])}"
+            if rank == KARIKI:
+                return "a Kariki is shown, never claimed (K4)"
+            if rank <= self.claim:
+                return f"a claim must beat {RANK_NAMES[self.claim]} (K4)"
+        return None
+
+    def default_action(self, seat: int) -> Mapping[str, Any]:
+        """What the table does for an absent seat (K8): the cautious, honest move."""
+        phase = self.phase
+        if phase == CLAIM:
+            truthful = self.dice_rank if self.dice_rank > self.claim else self.claim + 1
+            return CLAIM_ACTIONS[truthful]
+        if phase == RESPOND:
+            legal = self.legal_actions(seat)
+            return PASS if PASS in legal else PULL
+        if phase == EMERGENCY:
+            return DECLINE
+        return LEFT
+
+    # --- steps -----------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: Mapping[str, Any]) -> None:
+        kind = action["type"]
+        if kind == "roll":  # K5: take the mug blind and throw
+            self.roller = seat
+            self.die1 = self.die2 = 0
+            self.dice_rank = -1
+            self.phase = THROW
+            if self.log is not None:
+                self.emit("roll", f"seat {seat} rolls higher", seat=seat)
+        elif kind == "pass":  # K5: accept the claim as if thrown; the choice moves on
+            self.passed.append(seat)
+            self.owner = seat
+            self.responder = self._next_in(seat)
+            if self.log is not None:
+                self.emit("pass", f"seat {seat} passes", seat=seat)
+        elif kind == "pull":
+            self._pull(seat)
+        elif kind == "claim":
+            self.previous_claim = self.claim
+            self.claim = RANK_OF_ID[action["rank"]]
+            self.owner = seat
+            self.passed = []
+            self.responder = self._next_in(seat)
+            self.phase = RESPOND
+            if self.log is not None:
+                name = RANK_NAMES[self.claim]
+                self.emit("claim", f"seat {seat} claims {name}", seat=seat, rank=action["rank"])
+        elif kind == "direction":  # K1
+            self.step = 1 if action["way"] == "left" else -1
+            self.phase = THROW
+            if self.log is not None:
+                way = action["way"]
+                self.emit("direction", f"seat {seat} sends play {way}", seat=seat, way=way)
+        else:
+            self._decide_emergency(seat, kind == "emergency")
+
+    def _apply_chance(self, faces: Faces) -> None:
+        if self.phase == THROW:
+            self._throw(int(faces[0]), int(faces[1]))
+        else:
+            self._roll_off(int(faces[0]))
+
+    def _roll_off(self, face: int) -> None:
+        """C5: one die per contender in seat order; those tied for highest throw again."""
+        seat = self.roll_off_seats[self.roll_off_next]
+        self.roll_off_faces[seat] = face
+        self.roll_off_next += 1
+        if self.log is not None:
+            self.emit("roll-off", f"seat {seat} throws {face}", seat=seat, face=face)
+        if self.roll_off_next < len(self.roll_off_seats):
+            return
+        best = max(f for f in self.roll_off_faces if f is not None)
+        top = [s for s in self.roll_off_seats if self.roll_off_faces[s] == best]
+        self.roll_off_faces = [None] * self.n
+        self.roll_off_next = 0
+        if len(top) > 1:
+            self.roll_off_seats = top
+            if self.log is not None:
+                self.emit("roll-off-tie", f"seats {top} tie and throw again", seats=top)
+            return
+        self.first_roller = self.roller = top[0]
+        self.roll_off_seats = []
+        self.phase = DIRECTION
+        if self.log is not None:
+            self.emit("first-roller", f"seat {top[0]} rolls first", seat=top[0])
+
+    def _throw(self, a: int, b: int) -> None:
+        roller = self.roller
+        rank = RANK[a][b]
+        if rank == KARIKI:
+            self._kariki(roller, a, b)
+        elif self.claim == DOUBLE_SIXES:  # K5: only a Kariki beats Double Sixes
+            if self.log is not None:
+                to = frozenset({roller})
+                self.emit("throw", f"you threw {a}-{b}", to=to, seat=roller, dice=[a, b])
+                self.emit("no-kariki", f"seat {roller} fails to beat Double Sixes", seat=roller)
+            after = self._next_in(roller)
+            self._berry(roller, "failed to beat Double Sixes")
+            self._begin_after_berries(after)
+        else:
+            self.die1 = a
+            self.die2 = b
+            self.dice_rank = rank
+            self.phase = CLAIM
+            if self.log is not None:
+                to = frozenset({roller})
+                self.emit("throw", f"you threw {a}-{b}", to=to, seat=roller, dice=[a, b])
+                self.emit("mug", f"seat {roller} throws under the mug", seat=roller)
+
+    def _kariki(self, roller: int, a: int, b: int) -> None:
+        """K3: shown at once; a crown, a berry to the next player; every third crown more."""
+        victim = self._next_in(roller)
+        self.crowns[roller] += 1
+        self.last_shown = (a, b, roller, "kariki", None, None, victim)
+        if self.log is not None:
+            self.emit("kariki", f"seat {roller} throws KARIKI!", seat=roller, dice=[a, b])
+        self._berry(victim, "Kariki")
+        if self.crowns[roller] % 3 == 0:
+            seat = victim
+            while seat != roller:
+                self._berry(seat, "third crown")
+                seat = self._next_in(seat)
+        self._begin_after_berries(roller if self.after_kariki_roller else victim)
+
+    def _pull(self, puller: int) -> None:
+        """K5: lift the mug; the loser gets the berry, the other begins a fresh roll."""
+        owner = self.owner
+        rank = self.dice_rank
+        true = rank >= self.claim if self.at_least else rank == self.claim
+        loser, beginner = (puller, owner) if true else (owner, puller)
+        self.last_shown = (self.die1, self.die2, self.roller, "pull", self.claim, puller, loser)
+        if self.log is not None:
+            dice = [self.die1, self.die2]
+            verdict = "true" if true else "a lie"
+            self.emit(
+                "pull",
+                f"seat {puller} pulls: {dice[0]}-{dice[1]}, the claim was {verdict}",
+                seat=puller,
+                owner=owner,
+                dice=dice,
+                claim=RANK_IDS[self.claim],
+                true=true,
+            )
+        self._berry(loser, "false accusation" if true else "caught lying")
+        self._begin_after_berries(beginner)
+
+    def _decide_emergency(self, seat: int, buy: bool) -> None:
+        """K9: pay the pot's sum into the pot and stay in with four berries, or go out."""
+        self.pending_out.pop(0)
+        if buy:
+            price = self.pot
+            self.paid[seat] += price
+            self.pot += price
+            self.berries[seat] = BERRIES_POO
+            self.emergency_used[seat] = True
+            if self.log is not None:
+                self.emit(
+                    "emergency", f"seat {seat} buys an emergency berry", seat=seat, paid=price
+                )
+        else:
+            self._go_out(seat)
+        if not self.pending_out:
+            self._begin_after_berries(self.beginner)
+
+    def _timeout(self, seat: int) -> None:
+        """K8: a slash (with timers on), then the table's default move for the seat."""
+        if self.timers:
+            self.slashes[seat] += 1
+            if self.log is not None:
+                self.emit("slash", f"seat {seat} runs out of time: a slash", seat=seat)
+            if self.slashes[seat] % 3 == 0 and self.phase != EMERGENCY:
+                self._berry(seat, "three slashes", may_buy=False)
+                if self.out[seat]:  # out on their own turn: the next player begins afresh
+                    self._begin_after_berries(self._next_in(seat))
+                    return
+        self._apply(seat, self.default_action(seat))
+
+    # --- berries, going out, the next roll -------------------------------------------
+
+    def _berry(self, seat: int, why: str, may_buy: bool = True) -> None:
+        berries = self.berries[seat] + 1
+        if berries > BERRIES_OUT:
+            return  # already about to go out
+        self.berries[seat] = berries
+        if self.log is not None:
+            self.emit("berry", f"seat {seat} gets a dingle berry ({why})", seat=seat, why=why)
+        if berries == BERRIES_OUT:
+            if may_buy and self.high_rollers and not self.emergency_used[seat]:
+                self.pending_out.append(seat)  # K9: a choice before going out
+            else:
+                self._go_out(seat)
+        elif berries == BERRIES_POO and self.log is not None:
+            self.emit("poo", f"seat {seat} is in the poo", seat=seat)
+
+    def _go_out(self, seat: int) -> None:
+        self.out[seat] = True
+        self.in_count -= 1
+        if self.log is not None:
+            self.emit("out", f"seat {seat} is out", seat=seat)
+
+    def _begin_after_berries(self, beginner: int) -> None:
+        """After berries: emergency choices first, then the game ends or a fresh roll begins.
+
+        A beginner who is out hands the mug to the next player still in (C2).
+        """
+        if self.pending_out:
+            self.beginner = beginner
+            self.phase = EMERGENCY
+            return
+        self.die1 = self.die2 = 0
+        self.dice_rank = -1
+        self.claim = self.previous_claim = -1
+        self.owner = self.responder = -1
+        self.passed = []
+        if self.in_count == 1:
+            self.phase = OVER
+            self.roller = -1
+            if self.log is not None:
+                winner = self.out.index(False)
+                self.emit("win", f"seat {winner} wins the pot of {self.pot}", seat=winner)
+            return
+        self.roller = beginner if not self.out[beginner] else self._next_in(beginner)
+        self.phase = THROW
+
+    def _next_in(self, seat: int) -> int:
+        """The next seat in the direction of play that is still in (C2)."""
+        n, step, out = self.n, self.step, self.out
+        seat = (seat + step) % n
+        while out[seat]:
+            seat = (seat + step) % n
+        return seat
+
+    # --- what players see ------------------------------------------------------------
+
+    def view(self, seat: int | None) -> View:
+        phase = self.phase
+        over = phase == OVER
+        under_mug = phase in (CLAIM, RESPOND)
+        in_play = phase in (THROW, CLAIM, RESPOND)
+        view: View = {
+            "game": self.game.id,
+            "seat": seat,
+            "actors": list(self.actors()),
+            "over": over,
+            "phase": PHASE_NAMES[phase],
+            "rank_names": dict(zip(RANK_IDS, RANK_NAMES, strict=True)),
+            "pot": self.pot,
+            "buy_in": self.buy_in,
+            "paid": list(self.paid),
+            "berries": list(self.berries),
+            "crowns": list(self.crowns),
+            "slashes": list(self.slashes),
+            "out": list(self.out),
+            "in_the_poo": [
+                b == BERRIES_POO and not o for b, o in zip(self.berries, self.out, strict=True)
+            ],
+            "emergency_used": list(self.emergency_used),
+            "direction": None
+            if phase in (ROLL_OFF, DIRECTION)
+            else "left"
+            if self.step == 1
+            else "right",
+            "first_roller": None if self.first_roller < 0 else self.first_roller,
+            "roller": None if self.roller < 0 else self.roller,
+            "claim": RANK_IDS[self.claim] if in_play and self.claim >= 0 else None,
+            "previous_claim": (
+                RANK_IDS[self.previous_claim]
+                if phase == RESPOND and self.previous_claim >= 0
+                else None
+            ),
+            "claim_owner": self.owner if in_play and self.claim >= 0 else None,
+            "pass_chain": list(self.passed) if phase == RESPOND else [],
+            "responder": self.responder if phase == RESPOND else None,
+            "your_dice": (
+                [self.die1, self.die2]
+                if under_mug and seat is not None and seat == self.roller
+                else None
+            ),
+            "may_roll": phase == RESPOND and ROLL in self.legal_actions(self.responder),
+            "may_pass": phase == RESPOND and PASS in self.legal_actions(self.responder),
+            "last_shown": self._last_shown_json(),
+        }
+        if phase == ROLL_OFF:
+            view["roll_off"] = {
+                "contenders": list(self.roll_off_seats),
+                "throws": list(self.roll_off_faces),
+            }
+        if phase == EMERGENCY:
+            view["deciding"] = self.pending_out[0]
+            view["emergency_price"] = self.pot
+        if over:
+            view["winner"] = self.out.index(False)
+            view["result"] = self.result().to_json()
+        return view
+
+    def _last_shown_json(self) -> dict[str, Any] | None:
+        if self.last_shown is None:
+            return None
+        a, b, thrower, how, claim, puller, berry_to = self.last_shown
+        return {
+            "dice": [a, b],
+            "rank": RANK_IDS[RANK[a][b]],
+            "thrower": thrower,
+            "how": how,
+            "claim": None if claim is None else RANK_IDS[claim],
+            "puller": puller,
+            "berry_to": berry_to,
+        }
+
+    def result(self) -> Result:
+        winner = self.out.index(False)
+        net = tuple(
+            (self.pot if seat == winner else 0) - paid for seat, paid in enumerate(self.paid)
+        )
+        detail = {"pot": self.pot, "berries": list(self.berries), "crowns": list(self.crowns)}
+        return Result((winner,), net, "stakes", detail)
+
+    def conserved(self) -> Mapping[str, int]:
+        """C4: what the players paid is in the pot, and nobody else's."""
+        return {"money": sum(self.paid) - self.pot}
+
+    # --- copies ----------------------------------------------------------------------
+
+    def clone(self) -> KarikiState:
+        new = KarikiState.__new__(KarikiState)
+        for name in KarikiState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.log = None
+        new.berries = self.berries[:]
+        new.crowns = self.crowns[:]
+        new.slashes = self.slashes[:]
+        new.out = self.out[:]
+        new.emergency_used = self.emergency_used[:]
+        new.paid = self.paid[:]
+        new.roll_off_seats = self.roll_off_seats[:]
+        new.roll_off_faces = self.roll_off_faces[:]
+        new.passed = self.passed[:]
+        new.pending_out = self.pending_out[:]
+        return new
+
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> KarikiState:
+        """Only the dice under the mug are hidden, from everyone but their thrower."""
+        new = self.clone()
+        if self.phase in (CLAIM, RESPOND) and seat != self.roller:
+            a, b = HIDDEN_THROWS[rng.randrange(len(HIDDEN_THROWS))]
+            new.die1, new.die2, new.dice_rank = a, b, RANK[a][b]
+        return new
