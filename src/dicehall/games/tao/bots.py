@@ -1,0 +1,57 @@
+"""The heuristic Tao Dice bot: bets by its exact chance at the showdown.
+
+From its own view it knows its 2d6, the d12s thrown and who is still in;
+`odds.position` turns that into its showdown equity, opponents' hidden dice
+enumerated exactly. It raises when its equity clearly beats an equal share,
+calls when the pot pays for the risk, and pays with a white stone exactly
+when rerolling the stage's dice would raise its equity (keeping the other
+white stones for later). Antes are paid in black: a white ante buys nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from dicehall.core import Action, Game, View
+from dicehall.games.tao.odds import equity, position
+
+RAISE_MARGIN = 1.3
+"""Raise when equity exceeds this many times an equal share of the pot."""
+
+
+class HeuristicBot:
+    def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1 or legal[0]["type"] == "ante":
+            return legal[0]  # the fewest white stones
+        where = position(view)
+        opponents = where.opponent_totals()
+        keep = equity(where.keep(), opponents)
+        reroll_dice = where.reroll_two_d6() if view["stage"] == 1 else where.reroll_d12()
+        reroll = equity(reroll_dice, opponents)
+        wants_reroll = reroll > keep
+        best = max(keep, reroll) if any(a.get("white", 0) > 0 for a in legal) else keep
+        if legal[0]["type"] == "pass":
+            if best * (len(opponents) + 1) > RAISE_MARGIN:
+                return pay_with(legal, "raise", wants_reroll)
+            return legal[0]
+        me = view["players"][self.seat]
+        cost = min(view["m"], me["black"] + me["white"])
+        pot = view["pot"]["black"] + view["pot"]["white"]
+        if cost == 0 or best * (pot + cost) >= cost:
+            return pay_with(legal, "call", wants_reroll)
+        return legal[-1]  # fold
+
+
+def pay_with(legal: Sequence[Action], kind: str, reroll: bool) -> Action:
+    """The `kind` action with one white stone if rerolling, else the fewest white."""
+    choices = [a for a in legal if a["type"] == kind]
+    if reroll:
+        for action in choices:
+            if action["white"] == 1:
+                return action
+    return choices[0]
