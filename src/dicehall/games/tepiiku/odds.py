@@ -230,7 +230,7 @@ def advice_table(view: View, legal: Sequence[Action]) -> OddsTable | None:
         middle, hook = scores[roles["middle"]], scores[roles["hook"]]
         pot, coins = view["pot"], view["coins"][seat]
         costs = fish_costs(hand, pot, middle, hook, coins)
-        rows: list[list[Any]] = [["pay the pot", 0, 0, 0, 0, f"{min(pot, coins)}"]]
+        rows: list[list[Any]] = [["pay the pot", "", "", "", "", f"{min(pot, coins)}"]]
         for action in rerolls:
             dice = tuple(action["dice"])
             c = fish_chances(hand, dice, middle, hook)
