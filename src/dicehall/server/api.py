@@ -1,0 +1,157 @@
+"""The REST endpoints under /api. FastAPI's OpenAPI page (/docs) documents them in full.
+
+Bad game, option, seat or bot values answer 400 with the core's message;
+a body of the wrong shape 422; an unknown table or room 404; a full table,
+a game not over yet 409; a token that holds no seat 403.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, HTTPException, Request
+from pydantic import BaseModel, Field
+
+from dicehall.core.errors import DicehallError
+from dicehall.server.fairness import verify_transcript
+from dicehall.server.hall import Conflict, Forbidden, Hall, NotFound
+from dicehall.server.live import OVER, LiveTable
+
+Name = Annotated[str, Field(max_length=40)]
+
+
+class CreateTable(BaseModel):
+    game: str = Field(description="game id, as listed by GET /api/games")
+    seats: int | None = Field(None, description="number of seats; the game's default if absent")
+    options: dict[str, bool | int | str] = Field(default_factory=dict)
+    bots: dict[int, str] = Field(default_factory=dict, description="seat -> bot name")
+    names: list[Name] | None = Field(None, description="names by seat; bots get their own")
+    turn_seconds: float | None = Field(None, gt=0, le=3600, description="turn timer, or none")
+    bot_delay_ms: int = Field(600, ge=0, le=10_000, description="pause before a bot moves")
+
+
+class Join(BaseModel):
+    name: Name = ""
+    seat: int | None = None
+
+
+def api_router(hall: Hall) -> APIRouter:
+    router = APIRouter(prefix="/api")
+
+    def table_of(table_id: str) -> LiveTable:
+        try:
+            return hall.get(table_id)
+        except NotFound as e:
+            raise HTTPException(404, str(e)) from None
+
+    def finished(table_id: str) -> LiveTable:
+        table = table_of(table_id)
+        if table.status != OVER:
+            raise HTTPException(409, "the game is not over: its seed and throws stay secret")
+        return table
+
+    def join(table: LiveTable, body: Join) -> dict[str, Any]:
+        try:
+            seat, token = hall.join(table, body.name, body.seat)
+        except Conflict as e:
+            raise HTTPException(409, str(e)) from None
+        except DicehallError as e:
+            raise HTTPException(400, str(e)) from None
+        return {"table_id": table.id, "room": table.record.room, "seat": seat, "token": token}
+
+    @router.get("/games")
+    async def list_games() -> list[dict[str, Any]]:
+        """Every game: name, summary, seats, options, bots and rules."""
+        return [hall.catalog.describe(gid) for gid in hall.catalog.ids()]
+
+    @router.post("/tables")
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        """A new table; the host takes the first seat without a bot."""
+        try:
+            table, seat, token = hall.create(
+                body.game,
+                body.seats,
+                body.options,
+                body.bots,
+                body.names,
+                body.turn_seconds,
+                body.bot_delay_ms,
+            )
+        except DicehallError as e:
+            raise HTTPException(400, str(e)) from None
+        return {
+            "table_id": table.id,
+            "room": table.record.room,
+            "seat": seat,
+            "token": token,
+            "commitment": table.record.commitment,
+        }
+
+    @router.get("/tables")
+    async def open_tables() -> list[dict[str, Any]]:
+        """Tables waiting for players or in play."""
+        return hall.open_tables()
+
+    @router.get("/tables/{table_id}")
+    async def get_table(table_id: str) -> dict[str, Any]:
+        """Public state: spectator view, seats, status, commitment; seed and result once over."""
+        table = table_of(table_id)
+        return {**table.summary(), "view": table.state.view(None)}
+
+    @router.post("/tables/{table_id}/join")
+    async def join_table(table_id: str, body: Join) -> dict[str, Any]:
+        return join(table_of(table_id), body)
+
+    @router.get("/rooms/{room}")
+    async def get_room(room: str) -> dict[str, Any]:
+        try:
+            return hall.by_room(room).summary()
+        except NotFound as e:
+            raise HTTPException(404, str(e)) from None
+
+    @router.post("/rooms/{room}/join")
+    async def join_room(room: str, body: Join) -> dict[str, Any]:
+        try:
+            table = hall.by_room(room)
+        except NotFound as e:
+            raise HTTPException(404, str(e)) from None
+        return join(table, body)
+
+    @router.post("/tables/{table_id}/rematch")
+    async def rematch(table_id: str, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:
+        """The same game, seats, options and bots again; every player gets the same new table."""
+        try:
+            table, seat, token = hall.rematch(table_of(table_id), x_seat_token)
+        except Forbidden as e:
+            raise HTTPException(403, str(e)) from None
+        except Conflict as e:
+            raise HTTPException(409, str(e)) from None
+        return {
+            "table_id": table.id,
+            "room": table.record.room,
+            "seat": seat,
+            "token": token,
+            "commitment": table.record.commitment,
+        }
+
+    @router.get("/tables/{table_id}/transcript")
+    async def transcript(table_id: str) -> dict[str, Any]:
+        """A finished game's transcript with its seed (hex) and commitment."""
+        return finished(table_id).transcript()
+
+    @router.get("/tables/{table_id}/verify")
+    async def verify(table_id: str) -> dict[str, Any]:
+        """Seed against commitment, every throw against the seed, and the replay."""
+        return verify_transcript(finished(table_id).transcript(), hall.catalog.make)
+
+    @router.get("/odds/{game_id}")
+    async def odds(game_id: str, request: Request) -> list[dict[str, Any]]:
+        """Exact odds tables: the query parameters are those of `dicehall odds`."""
+        try:
+            tables = hall.catalog.game_class(game_id).odds(dict(request.query_params))
+        except DicehallError as e:
+            status = 404 if game_id not in hall.catalog.ids() else 400
+            raise HTTPException(status, str(e)) from None
+        return [t.to_json() for t in tables]
+
+    return router

@@ -1,0 +1,57 @@
+"""The FastAPI application: REST under /api, WebSockets under /ws, the browser page at /."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, WebSocket
+from fastapi.staticfiles import StaticFiles
+
+from dicehall.core.game import Game
+from dicehall.server.api import api_router
+from dicehall.server.catalog import Catalog
+from dicehall.server.hall import Hall
+from dicehall.server.sockets import serve_socket
+from dicehall.server.store import Store
+
+log = logging.getLogger("dicehall.server")
+
+WEB = Path(__file__).parent / "web"
+
+
+def create_app(
+    db_url: str,
+    games: Mapping[str, type[Game]] | None = None,
+    rate: float = 20.0,
+    burst: int = 40,
+) -> FastAPI:
+    """The server on a database; `games` replaces the registry (tests), `rate`/`burst`
+    limit each connection's messages a second."""
+    store = Store(db_url)
+    hall = Hall(store, Catalog(games))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        resumed = hall.resume_all()
+        if resumed:
+            log.info("resumed %d unfinished tables", resumed)
+        yield
+        hall.close()
+        await asyncio.sleep(0)
+
+    app = FastAPI(title="dicehall", version="0.1.0", lifespan=lifespan)
+    app.state.hall = hall
+    app.include_router(api_router(hall))
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(ws: WebSocket, table_id: str) -> None:
+        """Play (with ?token=) or watch a table."""
+        await serve_socket(ws, hall, table_id, rate, burst)
+
+    if (WEB / "index.html").exists():
+        app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    return app

@@ -1,0 +1,58 @@
+"""`dicehall serve` and `dicehall verify`, as plain functions the CLI calls."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+from dicehall.core.transcript import load
+from dicehall.server.fairness import verify_transcript
+
+DEFAULT_DB = "sqlite:///data/dicehall.sqlite"
+MAX_FRAME = 64 * 1024  # a WebSocket frame above this closes the connection (messages: 8 KiB)
+
+
+class _RedactTokens(logging.Filter):
+    """Seat tokens travel in the WebSocket URL: keep them out of every log line."""
+
+    pattern = re.compile(r"token=[^&\s\"']*")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            record.args = tuple(
+                self.pattern.sub("token=***", a) if isinstance(a, str) else a
+                for a in (record.args if isinstance(record.args, tuple) else (record.args,))
+            )
+        record.msg = self.pattern.sub("token=***", str(record.msg))
+        return True
+
+
+def database_url(db: str) -> str:
+    """An SQLAlchemy URL; a bare path means an SQLite file. Creates an SQLite file's folder."""
+    url = db or DEFAULT_DB
+    if "://" not in url:
+        url = f"sqlite:///{url}"
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return url
+
+
+def serve(host: str, port: int, db: str) -> None:
+    import uvicorn
+
+    from dicehall.server.app import create_app
+
+    app = create_app(database_url(db))
+    redact = _RedactTokens()
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logging.getLogger(name).addFilter(redact)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"dicehall server: open http://{shown}:{port}/ (API docs at /docs)", flush=True)
+    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level="info")
+
+
+def verify(path: str) -> dict[str, Any]:
+    """The verify report of a transcript file (see fairness.verify_transcript)."""
+    return verify_transcript(load(path))

@@ -1,0 +1,256 @@
+"""Every table the server holds: creating, joining, finding, rematching, resuming.
+
+Unfinished tables live in memory for as long as they are played (and are
+rebuilt from the database when the server starts); finished ones are
+rebuilt on demand and kept in a small cache.
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+from dicehall.core.chance import commitment_of
+from dicehall.core.errors import OptionError
+from dicehall.server.catalog import Catalog
+from dicehall.server.fairness import new_seed
+from dicehall.server.live import OVER, WAITING, LiveTable, token_hash
+from dicehall.server.store import Store, TableRecord
+
+ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+ROOM_LENGTH = 6
+FINISHED_CACHE = 256
+
+
+class NotFound(LookupError):
+    """No such table or room (404)."""
+
+
+class Conflict(Exception):
+    """The request does not fit the table's situation: full, not over, ... (409)."""
+
+
+class Forbidden(Exception):
+    """A token that holds no seat here (403)."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def rematch_token(old_token: str, new_table_id: str) -> str:
+    """A player's token at the rematch, derived from their old one: same for every ask."""
+    digest = hmac.new(old_token.encode(), f"rematch:{new_table_id}".encode(), "sha256").digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+class Hall:
+    def __init__(self, store: Store, catalog: Catalog) -> None:
+        self.store = store
+        self.catalog = catalog
+        self.live: dict[str, LiveTable] = {}
+        self.finished: OrderedDict[str, LiveTable] = OrderedDict()
+        self.rooms: dict[str, str] = {}
+        self.rng = random.Random(secrets.randbits(64))  # bots' own choices, not the dice
+
+    # --- lookup --------------------------------------------------------------------
+
+    def get(self, table_id: str) -> LiveTable:
+        table = self.live.get(table_id) or self.finished.get(table_id)
+        if table is not None:
+            return table
+        record = self.store.get(table_id)
+        if record is None:
+            raise NotFound(f"no table {table_id!r}")
+        table = self._rebuild(record, self.store.steps_of(table_id))
+        self._keep_finished(table)
+        return table
+
+    def by_room(self, room: str) -> LiveTable:
+        code = room.strip().upper()
+        table_id = self.rooms.get(code) or self.store.id_of_room(code)
+        if table_id is None:
+            raise NotFound(f"no room {room!r}")
+        return self.get(table_id)
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        out = []
+        for table in self.live.values():
+            taken = sum(1 for p in table.record.players if p["bot"] or p["token_hash"])
+            out.append(
+                {
+                    "table_id": table.id,
+                    "room": table.record.room,
+                    "game": table.record.game,
+                    "status": table.status,
+                    "seats": table.record.seats,
+                    "seats_taken": taken,
+                    "free_seats": table.free_seats(),
+                    "names": table.names,
+                }
+            )
+        return out
+
+    # --- creating and joining ------------------------------------------------------
+
+    def create(
+        self,
+        game_id: str,
+        seats: int | None,
+        options: Mapping[str, object],
+        bots: Mapping[int, str],
+        names: list[str] | None,
+        turn_seconds: float | None,
+        bot_delay_ms: int,
+    ) -> tuple[LiveTable, int, str]:
+        """A new table; the host takes the first seat not given to a bot."""
+        game = self.catalog.make(game_id, seats, options)
+        known = game.bots()
+        for seat, bot in bots.items():
+            if not 0 <= seat < game.seats:
+                raise OptionError(f"there is no seat {seat}; seats are 0 to {game.seats - 1}")
+            if bot not in known:
+                raise OptionError(
+                    f"unknown bot {bot!r} for {game.id}; its bots are: {', '.join(known)}"
+                )
+        humans = [s for s in range(game.seats) if s not in bots]
+        if not humans:
+            raise OptionError("every seat has a bot: leave at least one seat for a player")
+        if names is not None and len(names) > game.seats:
+            raise OptionError(f"{len(names)} names for {game.seats} seats")
+        players: list[dict[str, Any]] = []
+        for seat in range(game.seats):
+            seat_bot = bots.get(seat)
+            default = f"{seat_bot} bot {seat + 1}" if seat_bot else f"Player {seat + 1}"
+            name = names[seat] if names is not None and seat < len(names) else ""
+            players.append({"name": name.strip() or default, "bot": seat_bot, "token_hash": None})
+        token = new_token()
+        host = humans[0]
+        players[host]["token_hash"] = token_hash(token)
+        table = self._open(
+            game_id, game.seats, dict(game.options), players, turn_seconds, bot_delay_ms
+        )
+        return table, host, token
+
+    def join(self, table: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
+        if table.status != WAITING:
+            raise Conflict(f"table {table.id} is {table.status}: no seat is free")
+        free = table.free_seats()
+        if seat is None:
+            if not free:
+                raise Conflict(f"table {table.id} is full")
+            seat = free[0]
+        elif not 0 <= seat < table.record.seats:
+            raise OptionError(f"there is no seat {seat}; seats are 0 to {table.record.seats - 1}")
+        elif seat not in free:
+            raise Conflict(f"seat {seat} of table {table.id} is taken")
+        token = new_token()
+        table.claim(seat, token, name.strip() or None)
+        return seat, token
+
+    def rematch(self, old: LiveTable, token: str) -> tuple[LiveTable, int, str]:
+        """The rematch of a finished table: the same one for every player who asks."""
+        seat = old.seat_of(token)
+        if seat is None:
+            raise Forbidden("this token holds no seat at that table")
+        if old.status != OVER:
+            raise Conflict("the game is not over yet")
+        if old.record.rematch_id is None:
+            players = [
+                {"name": p["name"], "bot": p["bot"], "token_hash": None, "reserved": not p["bot"]}
+                for p in old.record.players
+            ]
+            r = old.record
+            self._open(r.game, r.seats, r.options, players, r.turn_seconds, r.bot_delay_ms, old.id)
+        assert old.record.rematch_id is not None
+        new = self.get(old.record.rematch_id)
+        new_token_ = rematch_token(token, new.id)
+        if new.record.players[seat]["token_hash"] is None:
+            new.claim(seat, new_token_)
+        return new, seat, new_token_
+
+    def _open(
+        self,
+        game_id: str,
+        seats: int,
+        options: dict[str, Any],
+        players: list[dict[str, Any]],
+        turn_seconds: float | None,
+        bot_delay_ms: int,
+        rematch_of: str | None = None,
+    ) -> LiveTable:
+        seed = new_seed()
+        record = TableRecord(
+            id=secrets.token_urlsafe(9),
+            room=self._new_room(),
+            game=game_id,
+            seats=seats,
+            options=options,
+            players=players,
+            status=WAITING,
+            seed=seed.hex(),
+            commitment=commitment_of(seed),
+            turn_seconds=turn_seconds,
+            bot_delay_ms=bot_delay_ms,
+        )
+        self.store.insert(record, rematch_of)
+        if rematch_of is not None:
+            self.get(rematch_of).record.rematch_id = record.id
+        table = self._rebuild(record, [])
+        self._hold(table)
+        if not any(p["bot"] is None and p["token_hash"] is None for p in players):
+            table.start()
+        return table
+
+    def _new_room(self) -> str:
+        while True:
+            room = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_LENGTH))
+            if room not in self.rooms and not self.store.room_taken(room):
+                return room
+
+    # --- life cycle ----------------------------------------------------------------
+
+    def _rebuild(self, record: TableRecord, steps: list[Any]) -> LiveTable:
+        game = self.catalog.make(record.game, record.seats, record.options)
+        table = LiveTable(record, game, self.store)
+        table.replay(steps)
+        return table
+
+    def _hold(self, table: LiveTable) -> None:
+        """Keep an unfinished table in play: bots seated, finished ones moved to the cache."""
+        table.seat_bots(self.rng)
+        table.on_change = self._on_change
+        self.live[table.id] = table
+        self.rooms[table.record.room] = table.id
+
+    def _on_change(self, table: LiveTable) -> None:
+        if table.status == OVER and table.id in self.live:
+            del self.live[table.id]
+            self.rooms.pop(table.record.room, None)
+            self._keep_finished(table)
+
+    def _keep_finished(self, table: LiveTable) -> None:
+        self.finished[table.id] = table
+        self.finished.move_to_end(table.id)
+        while len(self.finished) > FINISHED_CACHE:
+            self.finished.popitem(last=False)
+
+    def resume_all(self) -> int:
+        """Rebuild every unfinished table from its stored steps and go on playing."""
+        count = 0
+        for record, steps in self.store.unfinished():
+            table = self._rebuild(record, steps)
+            self._hold(table)
+            table.resume()
+            count += 1
+        return count
+
+    def close(self) -> None:
+        for table in self.live.values():
+            table.close()
+        self.store.close()

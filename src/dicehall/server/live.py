@@ -1,0 +1,356 @@
+"""One table held by the server: its state, players, listeners, bots and timers.
+
+Everything here runs on the server's event loop thread, so a step is applied,
+stored and broadcast without interleaving with another. The order of a step
+is fixed: apply to the state (illegal input raises and changes nothing),
+throw the dice that fall due, write the new steps to the database, and only
+then tell every listener, each with its own seat's view and events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from dicehall.core.bots import Bot
+from dicehall.core.chance import CommittedDice
+from dicehall.core.errors import DicehallError, IllegalActionError
+from dicehall.core.game import Action, Game, State
+from dicehall.core.transcript import apply_step, make_transcript
+from dicehall.server.store import Store, TableRecord
+
+log = logging.getLogger("dicehall.server")
+
+WAITING, PLAYING, OVER = "waiting", "playing", "over"
+
+
+class Listener(Protocol):
+    """A connection watching a table: None is a spectator's seat."""
+
+    seat: int | None
+
+    def push(self, text: str) -> None: ...
+
+
+class SaveError(Exception):
+    """The database refused a step; the table went back to its last stored step."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class LiveTable:
+    def __init__(self, record: TableRecord, game: Game, store: Store) -> None:
+        self.record = record
+        self.game = game
+        self.store = store
+        self.seed = bytes.fromhex(record.seed)
+        self.steps: list[dict[str, Any]] = []
+        self.state: State = game.new_state(record=True)
+        self.dice = CommittedDice(self.seed)
+        self.listeners: set[Listener] = set()
+        self.bots: dict[int, Bot] = {}
+        self.deadlines: dict[int, float] = {}
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._bot_turns: dict[int, asyncio.Handle] = {}
+        self.on_change: Callable[[LiveTable], None] | None = None
+
+    # --- building ------------------------------------------------------------------
+
+    def replay(self, steps: list[Any]) -> None:
+        """Bring the state to the stored steps (a restart, or a finished table looked up)."""
+        self.state = self.game.new_state(record=True)
+        self.dice = CommittedDice(self.seed)
+        for step in steps:
+            apply_step(self.state, step)
+            if "chance" in step:
+                self.dice.count += 1
+        self.steps = list(steps)
+
+    def seat_bots(self, rng: random.Random) -> None:
+        factories = self.game.bots()
+        for seat, player in enumerate(self.record.players):
+            if player["bot"] is not None:
+                self.bots[seat] = factories[player["bot"]](
+                    self.game, seat, random.Random(rng.random())
+                )
+
+    # --- who sits here -------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def status(self) -> str:
+        return self.record.status
+
+    @property
+    def names(self) -> list[str]:
+        return [p["name"] for p in self.record.players]
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token holds, compared in constant time."""
+        wanted = token_hash(token)
+        found = None
+        for seat, player in enumerate(self.record.players):
+            held = player["token_hash"]
+            if held is not None and hmac.compare_digest(held, wanted):
+                found = seat
+        return found
+
+    def free_seats(self) -> list[int]:
+        return [
+            s
+            for s, p in enumerate(self.record.players)
+            if p["bot"] is None and p["token_hash"] is None and not p.get("reserved")
+        ]
+
+    def connected(self, seat: int) -> bool:
+        return any(listener.seat == seat for listener in self.listeners)
+
+    def summary(self) -> dict[str, Any]:
+        """The public facts of the table (GET /api/tables/{id}, rooms, the open list)."""
+        r = self.record
+        data: dict[str, Any] = {
+            "table_id": r.id,
+            "room": r.room,
+            "game": r.game,
+            "options": dict(self.game.options),
+            "status": r.status,
+            "seats": [
+                {
+                    "seat": s,
+                    "name": p["name"],
+                    "bot": p["bot"],
+                    "human": p["bot"] is None,
+                    "taken": p["bot"] is not None or p["token_hash"] is not None,
+                    "connected": p["bot"] is not None or self.connected(s),
+                }
+                for s, p in enumerate(r.players)
+            ],
+            "free_seats": self.free_seats(),
+            "turn_seconds": r.turn_seconds,
+            "bot_delay_ms": r.bot_delay_ms,
+            "step": len(self.steps),
+            "commitment": r.commitment,
+            "rematch_id": r.rematch_id,
+        }
+        if r.status == OVER:
+            data["seed"] = r.seed
+            data["result"] = self.state.result().to_json()
+        return data
+
+    def claim(self, seat: int, token: str, name: str | None = None) -> None:
+        player = self.record.players[seat]
+        player["token_hash"] = token_hash(token)
+        player["reserved"] = False
+        if name is not None:
+            player["name"] = name
+        status = PLAYING if not any(self._unclaimed()) else WAITING
+        self.store.save_players(self.id, self.record.players, self.record.status)
+        self.notify_seats()
+        if status == PLAYING and self.record.status == WAITING:
+            self.start()
+
+    def _unclaimed(self) -> list[int]:
+        return [
+            s
+            for s, p in enumerate(self.record.players)
+            if p["bot"] is None and p["token_hash"] is None
+        ]
+
+    # --- play ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Every human seat is taken: throw what is due and let the first seat act."""
+        self.record.status = PLAYING
+        self._commit(len(self.steps), len(self.state.log or ()), None)
+
+    def resume(self) -> None:
+        """After a restart: go on where the stored steps left off."""
+        if self.record.status == PLAYING:
+            self._commit(len(self.steps), len(self.state.log or ()), None)
+
+    def act(self, seat: int, action: Action) -> None:
+        """A seat's action; illegal ones raise IllegalActionError and nothing changes."""
+        self._check_playing()
+        first, logged = len(self.steps), len(self.state.log or ())
+        self.state.apply(seat, action)
+        self.steps.append({"seat": seat, "action": dict(action)})
+        self._commit(first, logged, seat)
+
+    def timeout(self, seat: int) -> None:
+        self._check_playing()
+        first, logged = len(self.steps), len(self.state.log or ())
+        self.state.timeout(seat)
+        self.steps.append({"seat": seat, "timeout": True})
+        self._commit(first, logged, seat)
+
+    def _check_playing(self) -> None:
+        if self.record.status == WAITING:
+            raise IllegalActionError("the game has not started: waiting for players")
+        if self.record.status == OVER:
+            raise IllegalActionError("the game is over")
+
+    def _commit(self, first: int, logged: int, mover: int | None) -> None:
+        """Throw due dice, store the new steps, then plan timers and bots and tell everyone."""
+        state = self.state
+        while state.is_chance():
+            faces = self.dice.throw(state.chance_dice())
+            state.apply_chance(faces)
+            self.steps.append({"chance": list(faces)})
+        if state.is_over():
+            self.record.status = OVER
+        try:
+            self.store.append(self.id, first, self.steps[first:], self.record.status)
+        except Exception as e:
+            log.exception("table %s: could not store steps from %d", self.id, first)
+            self.record.status = PLAYING
+            self.replay(self.steps[:first])
+            raise SaveError("the server could not save that move; please try again") from e
+        self._plan(mover)
+        self._broadcast(first, logged)
+        self._changed()
+
+    # --- timers and bots -----------------------------------------------------------
+
+    def _plan(self, mover: int | None) -> None:
+        actors = self.state.actors() if self.record.status == PLAYING else ()
+        for seat in list(self.deadlines):
+            if seat == mover or seat not in actors:
+                self._cancel_timer(seat)
+        loop = asyncio.get_running_loop()
+        for seat in actors:
+            if seat in self.bots:
+                if seat not in self._bot_turns:
+                    delay = self.record.bot_delay_ms / 1000
+                    self._bot_turns[seat] = loop.call_later(delay, self._bot_turn, seat)
+            elif self.record.turn_seconds is not None and seat not in self.deadlines:
+                self.deadlines[seat] = time.time() + self.record.turn_seconds
+                self._timers[seat] = loop.call_later(self.record.turn_seconds, self._expire, seat)
+
+    def _cancel_timer(self, seat: int) -> None:
+        self.deadlines.pop(seat, None)
+        timer = self._timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _expire(self, seat: int) -> None:
+        self._timers.pop(seat, None)
+        if self.record.status == PLAYING and seat in self.state.actors():
+            try:
+                self.timeout(seat)
+            except (DicehallError, SaveError):
+                log.exception("table %s: timeout of seat %d failed", self.id, seat)
+
+    def _bot_turn(self, seat: int) -> None:
+        self._bot_turns.pop(seat, None)
+        if self.record.status != PLAYING or seat not in self.state.actors():
+            return
+        try:
+            action = self.bots[seat].choose(self.state.view(seat), self.state.legal_actions(seat))
+            self.act(seat, action)
+        except SaveError:
+            log.exception("table %s: bot move of seat %d not saved", self.id, seat)
+        except Exception:
+            log.exception(
+                "table %s: the bot at seat %d failed; the table acts for it", self.id, seat
+            )
+            try:
+                self.timeout(seat)
+            except (DicehallError, SaveError):
+                log.exception("table %s: timeout of bot seat %d failed", self.id, seat)
+
+    def close(self) -> None:
+        """Stop timers and bots (server shutdown): the stored steps are the table."""
+        for seat in list(self._timers):
+            self._cancel_timer(seat)
+        for handle in self._bot_turns.values():
+            handle.cancel()
+        self._bot_turns.clear()
+
+    # --- what listeners see --------------------------------------------------------
+
+    def deadline(self) -> float | None:
+        return min(self.deadlines.values()) if self.deadlines else None
+
+    def _position(self, seat: int | None) -> dict[str, Any]:
+        state = self.state
+        legal = state.legal_actions(seat) if seat is not None and self.status == PLAYING else ()
+        return {
+            "step": len(self.steps),
+            "status": self.status,
+            "view": state.view(seat),
+            "legal": [{"action": a, "label": self.game.action_label(a)} for a in legal],
+            "actors": list(state.actors()),
+            "deadline": self.deadline(),
+            "deadlines": {str(s): t for s, t in self.deadlines.items()},
+        }
+
+    def welcome(self, seat: int | None) -> str:
+        return json.dumps(
+            {
+                "type": "welcome",
+                "table_id": self.id,
+                "seat": seat,
+                "names": self.names,
+                "events": self.state.events_for(seat),
+                **self._position(seat),
+            }
+        )
+
+    def over_message(self) -> str:
+        return json.dumps(
+            {
+                "type": "over",
+                "result": self.state.result().to_json(),
+                "seed": self.record.seed,
+                "commitment": self.record.commitment,
+            }
+        )
+
+    def _broadcast(self, first: int, logged: int) -> None:
+        """An update per listener, built once per seat, then "over" if the game ended."""
+        texts: dict[int | None, str] = {}
+        over = self.over_message() if self.status == OVER else None
+        for listener in list(self.listeners):
+            seat = listener.seat
+            text = texts.get(seat)
+            if text is None:
+                update = {
+                    "type": "update",
+                    "from_step": first,
+                    "events": self.state.events_for(seat, logged),
+                    **self._position(seat),
+                }
+                text = texts[seat] = json.dumps(update)
+            listener.push(text)
+            if over is not None:
+                listener.push(over)
+
+    def notify_seats(self) -> None:
+        """Tell every listener who sits where and who is connected (public facts)."""
+        text = json.dumps({"type": "table", "table": self.summary()})
+        for listener in list(self.listeners):
+            listener.push(text)
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self)
+
+    def transcript(self) -> dict[str, Any]:
+        """The whole game with the revealed seed: only for a finished table."""
+        data = make_transcript(self.game, self.steps, self.names, self.state)
+        data["table_id"] = self.id
+        data["seed"] = self.record.seed
+        data["commitment"] = self.record.commitment
+        return data

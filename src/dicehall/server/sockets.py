@@ -1,0 +1,187 @@
+"""The WebSocket protocol at /ws/tables/{id}?token=... (no token: watch).
+
+Server to client: "welcome" on connect, "update" after every step (each
+connection with its own seat's view, legal actions and new events), "over"
+at the end, "table" when seats change, "advice", "pong", and "error" (to
+that client only). Client to server: {"type": "action", "action": {...}},
+{"type": "advice"}, {"type": "ping"}. A bad message gets an error and changes
+nothing; the connection and the table stay usable. See docs/server.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from dicehall.core.errors import DicehallError
+from dicehall.server.hall import Hall, NotFound
+from dicehall.server.live import LiveTable, SaveError
+
+log = logging.getLogger("dicehall.server")
+
+MAX_MESSAGE_BYTES = 8 * 1024
+MAX_QUEUED = 2000  # messages waiting for a client that does not read; then it is dropped
+
+
+class RateLimit:
+    """A token bucket: `burst` messages at once, refilled at `rate` a second."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One WebSocket at a table. Messages go out in order through a queue."""
+
+    def __init__(self, ws: WebSocket, seat: int | None, limit: RateLimit) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.limit = limit
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.warned = False
+
+    def push(self, text: str) -> None:
+        if self.queue.qsize() > MAX_QUEUED:
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.push(json.dumps(message))
+
+    def error(self, message: str) -> None:
+        self.send({"type": "error", "message": message})
+
+    async def write(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                await self.ws.close(code=1008, reason="too far behind")
+                return
+            await self.ws.send_text(text)
+
+
+async def serve_socket(ws: WebSocket, hall: Hall, table_id: str, rate: float, burst: int) -> None:
+    await ws.accept()
+    try:
+        table = hall.get(table_id)
+    except NotFound as e:
+        await _refuse(ws, str(e), 4404)
+        return
+    token = ws.query_params.get("token")
+    seat = None
+    if token:
+        seat = table.seat_of(token)
+        if seat is None:
+            await _refuse(ws, "this token holds no seat at this table", 4403)
+            return
+    conn = Connection(ws, seat, RateLimit(rate, burst))
+    table.listeners.add(conn)
+    conn.push(table.welcome(seat))
+    if table.status == "over":
+        conn.push(table.over_message())
+    table.notify_seats()
+    writer = asyncio.create_task(conn.write())
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            await _handle(conn, table, message.get("text"), message.get("bytes"))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        table.listeners.discard(conn)
+        writer.cancel()
+        table.notify_seats()
+
+
+async def _refuse(ws: WebSocket, message: str, code: int) -> None:
+    await ws.send_text(json.dumps({"type": "error", "message": message}))
+    await ws.close(code=code)
+
+
+async def _handle(conn: Connection, table: LiveTable, text: str | None, data: bytes | None) -> None:
+    if not conn.limit.allow():
+        if not conn.warned:
+            conn.warned = True
+            conn.error(f"too many messages: at most {conn.limit.rate:g} a second; slow down")
+        return
+    conn.warned = False
+    size = len(text.encode()) if text is not None else len(data or b"")
+    if size > MAX_MESSAGE_BYTES:
+        conn.error(f"message too large: {size} bytes; the limit is {MAX_MESSAGE_BYTES}")
+        return
+    if text is None:
+        conn.error("send text frames holding JSON objects")
+        return
+    try:
+        message = json.loads(text)
+    except ValueError as e:
+        conn.error(f"not JSON: {e}")
+        return
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        conn.error('a message is a JSON object with a "type": action, advice or ping')
+        return
+    kind = message["type"]
+    if kind == "ping":
+        conn.send({"type": "pong"})
+    elif kind == "action":
+        _act(conn, table, message)
+    elif kind == "advice":
+        await _advise(conn, table)
+    else:
+        conn.error(f"unknown message type {kind!r}; send action, advice or ping")
+
+
+def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
+    if conn.seat is None:
+        conn.error("spectators cannot act: connect with a seat token to play")
+        return
+    if "seat" in message and message["seat"] != conn.seat:
+        conn.error(f"this connection plays seat {conn.seat} only")
+        return
+    action = message.get("action")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        conn.error('an action is a JSON object with a "type", one of the legal actions')
+        return
+    try:
+        table.act(conn.seat, action)
+    except (DicehallError, SaveError) as e:
+        conn.error(str(e))
+
+
+async def _advise(conn: Connection, table: LiveTable) -> None:
+    """The game's odds behind each legal action, computed from this seat's view alone."""
+    if conn.seat is None or table.status != "playing":
+        conn.send({"type": "advice", "table": None})
+        return
+    view = table.state.view(conn.seat)
+    legal = list(table.state.legal_actions(conn.seat))
+    if not legal:
+        conn.send({"type": "advice", "table": None})
+        return
+    try:
+        odds = await asyncio.to_thread(table.game.advice, view, legal)
+    except Exception:
+        log.exception("table %s: advice failed", table.id)
+        conn.error("no advice available for this position")
+        return
+    conn.send({"type": "advice", "table": None if odds is None else odds.to_json()})

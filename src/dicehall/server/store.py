@@ -1,0 +1,175 @@
+"""The database: one row per table, one row per step, in order.
+
+Every step reaches the database, in one transaction with the table's new
+status, before any player is told of it; a restarted server rebuilds each
+unfinished table by replaying its steps. Any SQLAlchemy URL works (SQLite by
+default, PostgreSQL for a shared server). On SQLite the journal is WAL with
+synchronous=FULL, so a committed step survives a crash of the process or of
+the machine.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine, Row
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("room", String(16), nullable=False, unique=True),
+    Column("game", String(32), nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("players", JSON, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("turn_seconds", Float, nullable=True),
+    Column("bot_delay_ms", Integer, nullable=False),
+    Column("rematch_id", String(32), nullable=True),
+    Column("created", Float, nullable=False),
+)
+
+steps = Table(
+    "steps",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("step", JSON, nullable=False),
+)
+
+
+@dataclass
+class TableRecord:
+    """A table's row. `players` holds per seat {"name", "bot", "token_hash", "reserved"}."""
+
+    id: str
+    room: str
+    game: str
+    seats: int
+    options: dict[str, Any]
+    players: list[dict[str, Any]]
+    status: str
+    seed: str
+    commitment: str
+    turn_seconds: float | None
+    bot_delay_ms: int
+    rematch_id: str | None = None
+    created: float = field(default_factory=time.time)
+
+    @classmethod
+    def from_row(cls, row: Row[Any]) -> TableRecord:
+        return cls(**row._asdict())
+
+    def row(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.engine: Engine = _engine(url)
+        metadata.create_all(self.engine)
+
+    def insert(self, record: TableRecord, rematch_of: str | None = None) -> None:
+        """A new table; with rematch_of, the old table points to it in the same transaction."""
+        with self.engine.begin() as db:
+            db.execute(insert(tables).values(record.row()))
+            if rematch_of is not None:
+                db.execute(
+                    update(tables).where(tables.c.id == rematch_of).values(rematch_id=record.id)
+                )
+
+    def save_players(self, table_id: str, players: list[dict[str, Any]], status: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(
+                update(tables).where(tables.c.id == table_id).values(players=players, status=status)
+            )
+
+    def append(self, table_id: str, first: int, new_steps: list[Any], status: str) -> None:
+        """Steps number first, first+1, ... and the table's status, atomically."""
+        with self.engine.begin() as db:
+            if new_steps:
+                db.execute(
+                    insert(steps),
+                    [
+                        {"table_id": table_id, "idx": first + i, "step": s}
+                        for i, s in enumerate(new_steps)
+                    ],
+                )
+            db.execute(update(tables).where(tables.c.id == table_id).values(status=status))
+
+    def get(self, table_id: str) -> TableRecord | None:
+        with self.engine.connect() as db:
+            row = db.execute(select(tables).where(tables.c.id == table_id)).first()
+        return None if row is None else TableRecord.from_row(row)
+
+    def id_of_room(self, room: str) -> str | None:
+        with self.engine.connect() as db:
+            found: str | None = db.execute(
+                select(tables.c.id).where(tables.c.room == room)
+            ).scalar()
+        return found
+
+    def room_taken(self, room: str) -> bool:
+        return self.id_of_room(room) is not None
+
+    def steps_of(self, table_id: str) -> list[Any]:
+        with self.engine.connect() as db:
+            return _steps(db, table_id)
+
+    def unfinished(self) -> list[tuple[TableRecord, list[Any]]]:
+        with self.engine.connect() as db:
+            rows = db.execute(select(tables).where(tables.c.status != "over")).all()
+            return [(TableRecord.from_row(r), _steps(db, r.id)) for r in rows]
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _steps(db: Connection, table_id: str) -> list[Any]:
+    query = select(steps.c.step).where(steps.c.table_id == table_id).order_by(steps.c.idx)
+    return list(db.execute(query).scalars())
+
+
+def _engine(url: str) -> Engine:
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False},
+        poolclass=StaticPool if memory else None,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return engine

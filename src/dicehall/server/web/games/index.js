@@ -1,0 +1,29 @@
+// Each game's table drawing, by game id; any other game gets the generic panel.
+
+import { h } from "../dom.js";
+import { allFields, genericPanel } from "./common.js";
+import { drawKariki } from "./kariki.js";
+import { drawTao } from "./tao.js";
+import { drawTepiiku } from "./tepiiku.js";
+import { drawToplshteyner } from "./toplshteyner.js";
+
+const DRAWERS = {
+  kariki: drawKariki,
+  tepiiku: drawTepiiku,
+  toplshteyner: drawToplshteyner,
+  tao: drawTao,
+};
+
+/** The board for a view. A drawing that trips on an unexpected view falls back to the panel. */
+export function renderBoard(view, ctx) {
+  if (!view) return h("p", { class: "muted" }, "Connecting to the table…");
+  const draw = DRAWERS[view.game];
+  if (draw) {
+    try {
+      return h("div", { class: `felt game-${view.game}` }, draw(view, ctx), allFields(view, ctx));
+    } catch (error) {
+      console.error("drawing failed; showing the plain view", error);
+    }
+  }
+  return h("div", { class: "felt generic" }, genericPanel(view, ctx));
+}

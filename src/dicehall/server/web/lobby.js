@@ -1,0 +1,264 @@
+// The lobby (new table, join with a code, open tables) and the room page an invite opens.
+
+import { api, saveName, saveSeat, savedName } from "./api.js";
+import { h, mount, seatName } from "./dom.js";
+
+let gamesCache = null;
+
+async function games() {
+  if (!gamesCache) gamesCache = await api.games();
+  return gamesCache;
+}
+
+/** Tables from GET /api/tables, whether the server sends a list or {tables: [...]}. */
+function tableList(data) {
+  return Array.isArray(data) ? data : (data && data.tables) || [];
+}
+
+export const tableId = (t) => t.table_id ?? t.id;
+
+export function showLobby(main) {
+  const newTable = h("section", { class: "card", "aria-labelledby": "new-title" },
+    h("h2", { id: "new-title" }, "New table"), h("p", { class: "muted" }, "Loading games…"));
+  const join = joinSection();
+  const open = h("section", { class: "card", "aria-labelledby": "open-title" });
+  mount(main, h("div", { class: "lobby" }, newTable, h("div", { class: "lobby-side" }, join, open)));
+
+  games()
+    .then((list) => buildNewTable(newTable, list))
+    .catch((e) => mount(newTable, h("h2", {}, "New table"), h("p", { class: "error", role: "alert" }, e.message)));
+
+  const refresh = () => loadOpenTables(open);
+  refresh();
+  const timer = setInterval(refresh, 5000);
+  return { destroy: () => clearInterval(timer) };
+}
+
+function buildNewTable(section, list) {
+  if (!list.length) {
+    mount(section, h("h2", {}, "New table"), h("p", {}, "No games are installed on this server."));
+    return;
+  }
+  const byId = Object.fromEntries(list.map((g) => [g.id, g]));
+  const gameSelect = h("select", { id: "game", name: "game" },
+    list.map((g) => h("option", { value: g.id }, g.name)));
+  const summary = h("p", { class: "summary" });
+  const rules = h("details", { class: "rules" });
+  const seatsInput = h("input", { id: "seats", name: "seats", type: "number", inputmode: "numeric" });
+  const optionsBox = h("fieldset", { class: "options" });
+  const playersBox = h("fieldset", { class: "players" });
+  const nameInput = h("input", { id: "host-name", name: "name", autocomplete: "nickname", maxlength: 24, value: savedName(), placeholder: "your nickname" });
+  const timerInput = h("input", { id: "turn-seconds", name: "turn_seconds", type: "number", min: 5, max: 3600, placeholder: "no timer", inputmode: "numeric" });
+  const error = h("p", { class: "error", role: "alert" });
+  const submit = h("button", { type: "submit", class: "primary" }, "Create table");
+
+  const drawPlayers = () => {
+    const game = byId[gameSelect.value];
+    const n = clamp(Number(seatsInput.value) || game.default_seats, game.min_seats, game.max_seats);
+    const before = [...playersBox.querySelectorAll("select")].map((s) => s.value);
+    mount(playersBox, h("legend", {}, "Players"),
+      Array.from({ length: n }, (_, i) => {
+        const id = `seat-${i}`;
+        const choice = before[i] ?? (i === 0 ? "" : game.bots[0] || "");
+        const select = h("select", { id, name: id, dataset: { seat: i } },
+          h("option", { value: "" }, i === 0 ? "Person (you)" : "Person"),
+          game.bots.map((b) => h("option", { value: b }, `Bot: ${b}`)));
+        select.value = choice;
+        return h("div", { class: "field inline" }, h("label", { for: id }, `Seat ${i + 1}`), select);
+      }));
+  };
+
+  const drawGame = () => {
+    const game = byId[gameSelect.value];
+    summary.textContent = game.summary || "";
+    mount(rules, h("summary", {}, `Rules of ${game.name}`), h("pre", {}, game.rules || "No rules text."));
+    Object.assign(seatsInput, { min: game.min_seats, max: game.max_seats, value: game.default_seats });
+    seatsInput.disabled = game.min_seats === game.max_seats;
+    mount(optionsBox, h("legend", {}, "Options"),
+      game.options.length ? game.options.map(optionField) : h("p", { class: "muted" }, "This game has no options."));
+    mount(playersBox);
+    drawPlayers();
+  };
+
+  gameSelect.addEventListener("change", drawGame);
+  seatsInput.addEventListener("change", drawPlayers);
+
+  const form = h("form", { class: "new-table", novalidate: true },
+    field("Game", gameSelect), summary, rules,
+    field("Seats", seatsInput), optionsBox, playersBox,
+    field("Your nickname", nameInput),
+    field("Turn timer (seconds)", timerInput),
+    error, submit);
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const game = byId[gameSelect.value];
+    const seats = Number(seatsInput.value);
+    if (!(seats >= game.min_seats && seats <= game.max_seats)) {
+      error.textContent = `${game.name} is played by ${game.min_seats}–${game.max_seats} seats.`;
+      return;
+    }
+    const bots = {};
+    for (const select of playersBox.querySelectorAll("select")) {
+      if (select.value) bots[select.dataset.seat] = select.value;
+    }
+    if (Object.keys(bots).length >= seats) {
+      error.textContent = "Leave at least one seat for a person: you sit in the first one.";
+      return;
+    }
+    const body = { game: game.id, seats, options: readOptions(optionsBox, game.options), bots };
+    const name = nameInput.value.trim();
+    if (name) {
+      saveName(name);
+      const host = [...Array(seats).keys()].find((i) => !(String(i) in bots));
+      body.names = Object.fromEntries([[String(host), name]]);
+    }
+    if (timerInput.value) body.turn_seconds = Number(timerInput.value);
+    submit.disabled = true;
+    try {
+      const made = await api.create(body);
+      saveSeat(made.table_id, { seat: made.seat, token: made.token, room: made.room });
+      location.hash = `#/table/${made.table_id}`;
+    } catch (e) {
+      error.textContent = e.message;
+      submit.disabled = false;
+    }
+  });
+
+  mount(section, h("h2", { id: "new-title" }, "New table"), form);
+  drawGame();
+}
+
+function field(label, input) {
+  return h("div", { class: "field" }, h("label", { for: input.id }, label), input);
+}
+
+/** A form field for one declared option: choices → select, bool → checkbox, int → number. */
+function optionField(option) {
+  const id = `opt-${option.name}`;
+  const help = option.help ? h("small", { class: "help", id: `${id}-help` }, option.help) : null;
+  const described = help ? `${id}-help` : undefined;
+  let input;
+  if (option.type === "bool") {
+    input = h("input", { id, type: "checkbox", name: option.name, "aria-describedby": described });
+    input.checked = Boolean(option.default);
+    return h("div", { class: "field check" }, input, h("label", { for: id }, option.name), help);
+  }
+  if (option.choices) {
+    input = h("select", { id, name: option.name, "aria-describedby": described },
+      option.choices.map((c) => h("option", { value: c }, c)));
+    input.value = option.default;
+  } else if (option.type === "int") {
+    input = h("input", { id, type: "number", name: option.name, value: option.default,
+      min: option.minimum, max: option.maximum, "aria-describedby": described });
+  } else {
+    input = h("input", { id, name: option.name, value: option.default, "aria-describedby": described });
+  }
+  return h("div", { class: "field" }, h("label", { for: id }, option.name), input, help);
+}
+
+function readOptions(box, declared) {
+  const values = {};
+  for (const option of declared) {
+    const input = box.querySelector(`[name="${CSS.escape(option.name)}"]`);
+    if (!input) continue;
+    if (option.type === "bool") values[option.name] = input.checked;
+    else if (option.type === "int") values[option.name] = Number(input.value);
+    else values[option.name] = input.value;
+  }
+  return values;
+}
+
+function joinSection() {
+  const code = h("input", { id: "room-code", name: "room", autocomplete: "off", autocapitalize: "characters", placeholder: "ABCD", required: true });
+  const form = h("form", { class: "join" },
+    field("Room code or invite link", code),
+    h("button", { type: "submit" }, "Go to room"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = code.value.trim();
+    const match = text.match(/room\/([^/?#\s]+)/);
+    const room = (match ? match[1] : text).toUpperCase();
+    if (room) location.hash = `#/room/${encodeURIComponent(room)}`;
+  });
+  return h("section", { class: "card", "aria-labelledby": "join-title" },
+    h("h2", { id: "join-title" }, "Join a table"), form);
+}
+
+async function loadOpenTables(section) {
+  let list;
+  try {
+    list = tableList(await api.openTables());
+  } catch (e) {
+    mount(section, h("h2", { id: "open-title" }, "Open tables"), h("p", { class: "error" }, e.message));
+    return;
+  }
+  const names = Object.fromEntries((gamesCache || []).map((g) => [g.id, g.name]));
+  mount(section, h("h2", { id: "open-title" }, "Open tables"),
+    list.length === 0
+      ? h("p", { class: "muted" }, "No open tables. Create one!")
+      : h("ul", { class: "open-tables" }, list.map((t) => h("li", {},
+          h("span", { class: "open-game" }, names[t.game] || t.game),
+          h("span", { class: "open-meta" }, `${t.room ? `room ${t.room} · ` : ""}${seatsText(t)} · ${t.status || ""}`),
+          h("span", { class: "open-links" },
+            t.status === "waiting" && t.room ? h("a", { class: "button small", href: `#/room/${t.room}` }, "Join") : null,
+            h("a", { class: "button small", href: `#/table/${tableId(t)}` }, "Watch"))))));
+}
+
+function seatsText(t) {
+  if (typeof t.seats_taken === "number") return `${t.seats_taken}/${t.seats} seats taken`;
+  if (Array.isArray(t.seats)) {
+    const taken = t.seats.filter((s) => s.bot || s.taken || s.name).length;
+    return `${taken}/${t.seats.length} seats taken`;
+  }
+  return `${t.seats ?? "?"} seats`;
+}
+
+function clamp(n, lo, hi) {
+  return Math.max(lo, Math.min(hi, n));
+}
+
+/** The page an invite link opens: the table's seats, then take a seat or watch. */
+export function showRoom(main, code) {
+  const body = h("section", { class: "card room" }, h("h2", {}, `Room ${code}`), h("p", { class: "muted" }, "Loading…"));
+  mount(main, body);
+  api.room(code)
+    .then((summary) => drawRoom(body, code, summary))
+    .catch((e) => mount(body, h("h2", {}, `Room ${code}`), h("p", { class: "error", role: "alert" }, e.message),
+      h("a", { href: "#/", class: "button" }, "Back to the lobby")));
+  return null;
+}
+
+function drawRoom(section, code, summary) {
+  const id = tableId(summary);
+  const seats = Array.isArray(summary.seats) ? summary.seats : [];
+  const name = h("input", { id: "join-name", autocomplete: "nickname", maxlength: 24, value: savedName(), placeholder: "your nickname" });
+  const error = h("p", { class: "error", role: "alert" });
+  const takeSeat = h("button", { type: "submit", class: "primary" }, "Take a seat");
+  const form = h("form", { class: "join" }, field("Your nickname", name), error,
+    h("div", { class: "row" }, takeSeat, h("a", { class: "button", href: `#/table/${id}` }, "Watch")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    takeSeat.disabled = true;
+    const nick = name.value.trim();
+    if (nick) saveName(nick);
+    try {
+      const joined = await api.joinRoom(code, nick ? { name: nick } : {});
+      saveSeat(joined.table_id, { seat: joined.seat, token: joined.token, room: code });
+      location.hash = `#/table/${joined.table_id}`;
+    } catch (e) {
+      error.textContent = e.message;
+      takeSeat.disabled = false;
+    }
+  });
+  mount(section,
+    h("h2", {}, `Room ${code}`),
+    h("p", {}, `${summary.game_name || summary.game} · ${summary.status || ""}`),
+    seats.length ? h("ul", { class: "seat-list" }, seats.map((seat, i) => h("li", {},
+      h("strong", {}, seatName(seats.map((x) => x.name), i)), " ",
+      h("span", { class: "muted" }, seat.bot ? `bot (${seat.bot})` : seat.name || seat.taken ? "person" : "free")))) : null,
+    summary.status === "waiting" || !summary.status ? form
+      : h("div", { class: "row" }, h("p", {}, "This table has started."), h("a", { class: "button primary", href: `#/table/${id}` }, "Watch")));
+}

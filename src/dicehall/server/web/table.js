@@ -1,0 +1,321 @@
+// A table in play (or watched): the board, your moves, the log, odds, fairness and the end.
+//
+// Everything shown comes from the server's messages for this connection: "welcome" and
+// "update" carry this seat's view and legal actions, so the page can offer nothing illegal
+// and can never show dice the server did not send to this seat.
+
+import { api, forgetSeat, loadSeat, saveSeat } from "./api.js";
+import { TableConnection } from "./connection.js";
+import { cellText, h, mount, seatName } from "./dom.js";
+import { renderBoard } from "./games/index.js";
+import { notify } from "./notice.js";
+
+export class TableScreen {
+  constructor(main, tableId) {
+    this.tableId = tableId;
+    this.held = loadSeat(tableId); // {seat, token, room} when this browser sits here
+    this.names = [];
+    this.view = null;
+    this.legal = [];
+    this.events = [];
+    this.status = "waiting";
+    this.summary = null; // GET /api/tables/{id}, refreshed by "table" messages
+    this.over = null;
+    this.deadline = null;
+    this.pending = false; // an action is on its way: no double sends
+    this.build(main);
+    this.keys = (event) => this.onKey(event);
+    document.addEventListener("keydown", this.keys);
+    this.clock = setInterval(() => this.drawTimer(), 500);
+    api.table(tableId).then((t) => this.setSummary(t)).catch((e) => this.showError(e.message));
+    this.connection = new TableConnection(tableId, this.held && this.held.token, {
+      onMessage: (msg) => this.onMessage(msg),
+      onStatus: (status) => this.onStatus(status),
+    });
+  }
+
+  destroy() {
+    this.connection.close();
+    document.removeEventListener("keydown", this.keys);
+    clearInterval(this.clock);
+  }
+
+  build(main) {
+    this.title = h("h1", { class: "table-title" }, "Table");
+    this.meta = h("div", { class: "table-meta" });
+    this.timer = h("span", { class: "timer", "aria-live": "off" });
+    this.latest = h("p", { class: "latest", "aria-live": "polite" });
+    this.board = h("section", { class: "board", "aria-label": "The table" });
+    this.prompt = h("p", { class: "prompt" });
+    this.actions = h("div", { class: "actions", role: "group", "aria-label": "Your legal actions" });
+    this.error = h("p", { class: "error", role: "alert" });
+    this.end = h("section", { class: "card end", hidden: true, "aria-label": "Result" });
+    this.log = h("ol", { class: "log", "aria-label": "Event log" });
+    this.oddsBody = h("div", { class: "odds-body" }, h("p", { class: "muted" }, "Open to see the chances behind your options."));
+    this.odds = h("details", { class: "card odds" }, h("summary", {}, "Odds"), this.oddsBody);
+    this.odds.addEventListener("toggle", () => this.odds.open && this.askAdvice());
+    this.fair = h("details", { class: "card fair" }, h("summary", {}, "Fair dice"));
+    mount(main, h("div", { class: "table-screen" },
+      h("div", { class: "table-head" }, this.title, this.meta),
+      h("div", { class: "table-grid" },
+        h("div", { class: "table-main" }, this.latest, this.board,
+          h("section", { class: "card moves", "aria-label": "Your move" },
+            h("div", { class: "prompt-row" }, this.prompt, this.timer), this.actions, this.error),
+          this.end),
+        h("aside", { class: "table-side" },
+          h("section", { class: "card" }, h("h2", {}, "Log"), this.log),
+          this.odds, this.fair))));
+  }
+
+  // --- messages -------------------------------------------------------------------
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.names = msg.names || this.names;
+        this.events = [];
+        mount(this.log);
+        this.over = null;
+        this.addEvents(msg.events || []);
+        this.position(msg);
+        break;
+      case "update":
+        this.addEvents(msg.events || []);
+        this.position(msg);
+        break;
+      case "over":
+        this.over = msg;
+        this.status = "over";
+        this.drawEnd();
+        this.drawFair();
+        this.drawMoves();
+        break;
+      case "table":
+        this.setSummary(msg.table);
+        break;
+      case "advice":
+        this.drawAdvice(msg.table);
+        break;
+      case "error":
+        this.pending = false;
+        this.showError(msg.message);
+        this.drawMoves();
+        break;
+      default:
+        break;
+    }
+  }
+
+  onStatus(status) {
+    if (status === "reconnecting") notify("Connection lost: reconnecting…", "warn");
+    else if (status === "reconnected") notify("Reconnected.", "ok");
+    else if (status.startsWith("refused:")) {
+      const reason = status.slice("refused:".length);
+      if (this.held) forgetSeat(this.tableId);
+      this.showError(`The server refused this table: ${reason}`);
+    }
+  }
+
+  position(msg) {
+    this.view = msg.view;
+    this.legal = msg.legal || [];
+    this.actors = msg.actors || [];
+    this.status = msg.status || this.status;
+    this.deadline = msg.deadline ?? null;
+    this.step = msg.step;
+    this.pending = false;
+    this.error.textContent = "";
+    this.drawBoard();
+    this.drawMoves();
+    this.drawHead();
+    if (this.odds.open) this.askAdvice();
+  }
+
+  addEvents(events) {
+    for (const event of events) {
+      this.events.push(event);
+      this.log.append(h("li", { class: `ev ev-${event.type}` }, event.text));
+    }
+    if (events.length) {
+      this.latest.textContent = events[events.length - 1].text;
+      this.log.scrollTop = this.log.scrollHeight;
+    }
+  }
+
+  setSummary(summary) {
+    this.summary = summary;
+    if (summary.seats) this.names = summary.seats.map((s) => s.name);
+    if (summary.status === "over" && !this.over && summary.seed) {
+      this.over = { result: summary.result, seed: summary.seed, commitment: summary.commitment };
+      this.drawEnd();
+    }
+    this.drawHead();
+    this.drawFair();
+    if (this.view) this.drawBoard();
+  }
+
+  // --- drawing --------------------------------------------------------------------
+
+  get seat() {
+    return this.view ? this.view.seat : null;
+  }
+
+  drawHead() {
+    const game = (this.view && this.view.game) || (this.summary && this.summary.game) || "";
+    this.title.textContent = `${gameTitle(game)}${this.seat !== null && this.seat !== undefined ? ` · you are ${seatName(this.names, this.seat)}` : " · watching"}`;
+    const room = (this.summary && this.summary.room) || (this.held && this.held.room);
+    const seats = this.summary && this.summary.seats;
+    mount(this.meta,
+      h("span", { class: `status status-${this.status}` }, statusText(this.status)),
+      room ? h("span", { class: "room" }, "Room ", h("strong", { class: "room-code" }, room)) : null,
+      room ? h("button", { type: "button", class: "small", onclick: () => this.copyInvite(room) }, "Copy invite link") : null,
+      seats ? h("ul", { class: "seats-strip", "aria-label": "Seats" }, seats.map((s, i) => h("li", {
+        class: `seat-chip${this.actors && this.actors.includes(i) ? " acting" : ""}${i === this.seat ? " me" : ""}`,
+      }, h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+      seatName(this.names, i), s.bot ? h("small", {}, ` bot`) : !s.taken ? h("small", {}, " free") : null))) : null);
+  }
+
+  drawBoard() {
+    mount(this.board, renderBoard(this.view, {
+      names: this.names,
+      seat: this.seat,
+      events: this.events,
+      legal: this.legal,
+      actors: this.actors || [],
+    }));
+  }
+
+  drawMoves() {
+    const mine = this.legal.length > 0 && this.status === "playing";
+    if (this.status === "over") this.prompt.textContent = "The game is over.";
+    else if (this.status === "waiting") this.prompt.textContent = "Waiting for players to take their seats…";
+    else if (mine) this.prompt.textContent = this.actors.length > 1 ? "Your choice (everyone chooses at once):" : "Your turn:";
+    else if (this.actors && this.actors.length) {
+      this.prompt.textContent = `Waiting for ${this.actors.map((s) => seatName(this.names, s)).join(", ")}…`;
+    } else this.prompt.textContent = "Throwing…";
+    mount(this.actions, mine ? this.legal.map((entry, i) => h("button", {
+      type: "button",
+      class: "action",
+      disabled: this.pending,
+      dataset: { index: i },
+      "aria-keyshortcuts": i < 9 ? String(i + 1) : undefined,
+      onclick: () => this.act(i),
+    }, i < 9 ? h("kbd", { "aria-hidden": "true" }, String(i + 1)) : null, entry.label)) : []);
+    this.drawTimer();
+  }
+
+  drawTimer() {
+    if (!this.deadline || this.status !== "playing") {
+      this.timer.textContent = "";
+      return;
+    }
+    const left = Math.max(0, Math.ceil(this.deadline - Date.now() / 1000));
+    this.timer.textContent = `⏱ ${left}s`;
+    this.timer.classList.toggle("urgent", left <= 10);
+  }
+
+  drawEnd() {
+    if (!this.over) return;
+    const result = this.over.result || {};
+    const winners = (result.winners || []).map((s) => seatName(this.names, s));
+    const net = result.net || [];
+    const rematch = this.held ? h("button", { type: "button", class: "primary", onclick: () => this.rematch() }, "Rematch") : null;
+    this.end.hidden = false;
+    mount(this.end,
+      h("h2", {}, winners.length ? `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}!` : "Game over"),
+      h("table", { class: "result" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, `Net (${result.unit || "points"})`))),
+        h("tbody", {}, net.map((n, i) => h("tr", { class: (result.winners || []).includes(i) ? "winner" : "" },
+          h("th", { scope: "row" }, seatName(this.names, i)), h("td", {}, n > 0 ? `+${n}` : String(n)))))),
+      h("div", { class: "row" }, rematch,
+        h("a", { class: "button", href: `#/replay/${this.tableId}` }, "Replay step by step"),
+        h("a", { class: "button", href: "#/" }, "Lobby")));
+  }
+
+  drawFair() {
+    const commitment = (this.over && this.over.commitment) || (this.summary && this.summary.commitment);
+    const seed = this.over && this.over.seed;
+    mount(this.fair, h("summary", {}, "Fair dice"),
+      h("p", {}, "Every throw comes from a secret seed fixed before the game. Its SHA-256 commitment is published now; the seed is revealed at the end, so anyone can check every throw."),
+      h("dl", { class: "kv" },
+        h("dt", {}, "Commitment"), h("dd", { class: "hash" }, commitment || "—"),
+        h("dt", {}, "Seed"), h("dd", { class: "hash" }, seed || "revealed when the game ends")),
+      seed ? h("a", { href: api.verifyUrl(this.tableId), target: "_blank", rel: "noopener" }, "Verify this game") : null);
+  }
+
+  drawAdvice(table) {
+    if (!table) {
+      mount(this.oddsBody, h("p", { class: "muted" }, this.legal.length ? "No odds for this position." : "Odds appear when it is your turn."));
+      return;
+    }
+    mount(this.oddsBody,
+      h("h3", {}, table.title),
+      h("div", { class: "scroll" }, h("table", { class: "odds-table" },
+        h("thead", {}, h("tr", {}, table.columns.map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, table.rows.map((row) => h("tr", {}, row.map((c) => h("td", {}, cellText(c)))))))),
+      table.note ? h("p", { class: "muted" }, table.note) : null);
+  }
+
+  showError(message) {
+    this.error.textContent = message;
+  }
+
+  // --- doing ------------------------------------------------------------------------
+
+  act(index) {
+    const entry = this.legal[index];
+    if (!entry || this.pending) return;
+    if (!this.connection.send({ type: "action", action: entry.action })) {
+      this.showError("Not connected: your move was not sent. Reconnecting…");
+      return;
+    }
+    this.pending = true;
+    this.error.textContent = "";
+    for (const button of this.actions.querySelectorAll("button")) button.disabled = true;
+  }
+
+  askAdvice() {
+    if (!this.connection.send({ type: "advice" })) return;
+    mount(this.oddsBody, h("p", { class: "muted" }, "Working out the odds…"));
+  }
+
+  onKey(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    if (/^[1-9]$/.test(event.key)) {
+      event.preventDefault();
+      this.act(Number(event.key) - 1);
+    }
+  }
+
+  async copyInvite(room) {
+    const link = `${location.origin}${location.pathname}#/room/${room}`;
+    try {
+      await navigator.clipboard.writeText(link);
+      notify(`Invite link copied: ${link}`, "ok");
+    } catch {
+      notify(`Invite link: ${link}`, "info");
+    }
+  }
+
+  async rematch() {
+    try {
+      const made = await api.rematch(this.tableId, this.held.token);
+      saveSeat(made.table_id, { seat: made.seat, token: made.token, room: made.room });
+      location.hash = `#/table/${made.table_id}`;
+    } catch (e) {
+      this.showError(e.message);
+    }
+  }
+}
+
+const TITLES = { kariki: "Kariki", tepiiku: "Tepiiku", toplshteyner: "Toplshteyner", tao: "Tao Dice" };
+
+export function gameTitle(id) {
+  return TITLES[id] || id;
+}
+
+function statusText(status) {
+  return { waiting: "waiting for players", playing: "in play", over: "finished" }[status] || status;
+}
