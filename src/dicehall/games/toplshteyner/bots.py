@@ -6,8 +6,9 @@ effect on its own chances, from the win-chance tables of `odds.py`:
 
 - Elect: the player whose lost life most raises the bot's chance to win
   (often the leader; in a duel the last life of the other player, which wins).
-  With more than four players in, where the tables stop, the player with the
-  most lives, the first of them in play order on a tie.
+  With more than five players in, where the tables stop, chances are taken
+  as shares in proportion to lives ** 1.5, which elects the player with the
+  most lives (the first of them in play order on a tie).
 - Buy: when the life is worth more than it costs. A player who loses the
   game has paid 3 + 2 x (fourth lives bought) stakes net and the winner gets
   what every other player paid, so buying is worth it when
@@ -41,18 +42,11 @@ class HeuristicBot:
 
     def elect(self, view: View, legal: Sequence[Action]) -> Action:
         rated = choice_chances(view, legal)
-        if all(chance is not None for _, chance in rated):
-            return max(rated, key=lambda pair: pair[1] or 0.0)[0]
-        lives = view["lives"]
-        return max(legal, key=lambda action: lives[action["seat"]])
+        return max(rated, key=lambda rating: rating[1])[0]
 
     def worth_buying(self, view: View, legal: Sequence[Action]) -> bool:
-        rated = {action["type"]: chance for action, chance in choice_chances(view, legal)}
+        rated = {action["type"]: chance for action, chance, _ in choice_chances(view, legal)}
         keep, buy = rated["decline"], rated["buy"]
-        if keep is None or buy is None:  # beyond the tables: chance in proportion to lives
-            lives = view["lives"]
-            keep = lives[self.seat] / sum(lives)
-            buy = (lives[self.seat] + 1) / (sum(lives) + 1)
         bought = view["bought"]
         winnings = sum(3 + 2 * b for s, b in enumerate(bought) if s != self.seat)
         own_loss = 3 + 2 * bought[self.seat]

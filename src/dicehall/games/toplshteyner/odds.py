@@ -17,7 +17,8 @@ takes the fourth life there); High Fives elects as the heuristic bot does,
 the player whose lost life most raises the roller's own chance. The values
 are the fixed point of that recursion, found by Gauss-Seidel iteration in
 floats. Up to EXACT_PLAYERS players in it is solved; larger positions are
-estimated by simulation with heuristic bots, with the standard error shown.
+estimated by simulation with heuristic bots, with the standard error shown
+(the bot and the odds panel use a share by lives there).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from dicehall.games.toplshteyner.rules import (
     ToplshteynerState,
 )
 
-EXACT_PLAYERS = 4
+EXACT_PLAYERS = 5
 """Positions with at most this many players in are solved; larger ones simulated."""
 SIMULATED_GAMES = 4000
 TOLERANCE = 1e-9
@@ -263,13 +264,15 @@ class WinChances:
             for lives in range(1, MAX_LIVES + 1)
         }
         self.values: dict[Lives, list[float]] = {}
-        for players in range(2, EXACT_PLAYERS + 1):
-            self._solve(players)
+        self.solved_players = 1
 
     def chances(self, lives: Lives) -> list[float]:
-        """Win chance of each player of `lives` (roller first)."""
+        """Win chance of each player of `lives` (roller first), solving positions
+        of that many players (and fewer) the first time they are asked for."""
         if len(lives) == 1:
             return [1.0]
+        while self.solved_players < len(lives):
+            self._solve(self.solved_players + 1)
         return self.values[lives]
 
     def election(self, lives: Lives) -> int:
@@ -286,6 +289,7 @@ class WinChances:
         positions = [tuple(p) for p in _all_lives(players)]
         for lives in positions:
             self.values[lives] = [x / sum(lives) for x in lives]
+        self.solved_players = players
         for _ in range(10_000):
             change = 0.0
             for lives in positions:
@@ -484,35 +488,38 @@ def position_of(view: View, first: int) -> tuple[Lives, list[int]]:
 
 def chance_after(
     lives_by_seat: Sequence[int], next_roller: int, seat: int, for_fun: bool, sixes: bool
-) -> float | None:
-    """`seat`'s chance to win once the dice pass to `next_roller`, if it is solved."""
+) -> tuple[float, bool]:
+    """`seat`'s chance to win once the dice pass to `next_roller`, and whether it is
+    solved exactly; beyond the tables, a share in proportion to lives ** 1.5 (a
+    fit to the five-player table: a fourth life is worth more than a third)."""
     lives, seats = position_of({"lives": list(lives_by_seat)}, next_roller)
     if seat not in seats:
-        return 0.0
+        return 0.0, True
     if len(lives) == 1:
-        return 1.0
+        return 1.0, True
     if len(lives) > EXACT_PLAYERS:
-        return None
-    return win_chances(for_fun, sixes).chances(lives)[seats.index(seat)]
+        return lives_by_seat[seat] ** 1.5 / sum(x**1.5 for x in lives), False
+    return win_chances(for_fun, sixes).chances(lives)[seats.index(seat)], True
 
 
-def choice_chances(view: View, legal: Sequence[Action]) -> list[tuple[Action, float | None]]:
-    """Each legal choice with the chooser's chance to win after it, judged as if
-    the dice passed on at once (the rest of the turn is the same either way)."""
+def choice_chances(view: View, legal: Sequence[Action]) -> list[tuple[Action, float, bool]]:
+    """Each legal choice with the chooser's chance to win after it (and whether that
+    is exact), judged as if the dice passed on at once: the rest of the turn is the
+    same whatever the choice."""
     seat = view["roller"]
     n = len(view["lives"])
-    nxt = (seat + 1) % n
-    out: list[tuple[Action, float | None]] = []
+    out: list[tuple[Action, float, bool]] = []
     for action in legal:
         lives = list(view["lives"])
         if action["type"] == "elect":
             lives[action["seat"]] -= 1
         elif action["type"] == "buy":
             lives[seat] += 1
+        nxt = (seat + 1) % n
         while lives[nxt] == 0:
             nxt = (nxt + 1) % n
         chance = chance_after(lives, nxt, seat, view["for_fun"], view["sixes_end_turn"])
-        out.append((action, chance))
+        out.append((action, *chance))
     return out
 
 
@@ -520,12 +527,19 @@ def decision_advice(game: Toplshteyner, view: View, legal: Sequence[Action]) -> 
     if not legal or view.get("phase") not in ("elect", "buy"):
         return None
     rows: list[list[Any]] = []
-    for action, chance in choice_chances(view, legal):
-        shown = "not solved (over four players)" if chance is None else f"{chance * 100:.2f}%"
-        rows.append([game.action_label(action), shown])
+    exact = True
+    for action, chance, solved in choice_chances(view, legal):
+        exact = exact and solved
+        rows.append([game.action_label(action), f"{'' if solved else '≈ '}{chance * 100:.2f}%"])
+    note = "From the lives after the choice, as the dice pass on."
+    if not exact:
+        note += (
+            f" ≈: more than {EXACT_PLAYERS} players are in, beyond the exact tables; "
+            "estimated as a share in proportion to lives ** 1.5."
+        )
     return OddsTable(
         title="Your chance to win after each choice",
         columns=["choice", "chance to win"],
         rows=rows,
-        note="From the lives after the choice, as the dice pass on.",
+        note=note,
     )
