@@ -1,0 +1,82 @@
+"""Whole Kariki games: hidden dice stay hidden, the bot wins, the example replays."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from dicehall.core import RandomDice, Table, make_bots
+from dicehall.core.transcript import replay
+from dicehall.games import make_game
+
+EXAMPLE = Path(__file__).parent.parent.parent / "docs" / "examples" / "kariki.json"
+OPTIONS = [
+    {},
+    {"pull": "at-least", "after-kariki": "berry"},
+    {"high-rollers": True, "timer": 20, "buy-in": 2},
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("seed", range(6))
+def test_C6_dice_never_reach_another_seat_before_they_are_shown(
+    options: dict[str, object], seed: int
+) -> None:
+    game = make_game("kariki", 2 + seed % 4, options)
+    table = Table(game, RandomDice(seed))
+    rng = random.Random(seed)
+    state = table.state
+    shown: set[tuple[int, int]] = set()
+    while not state.is_over():
+        if state.is_chance():
+            table.roll()
+        else:
+            seat = state.actors()[0]
+            if rng.random() < 0.05:
+                table.timeout(seat)
+            else:
+                legal = state.legal_actions(seat)
+                table.act(seat, legal[int(rng.random() * len(legal))])
+        view = state.view(None)
+        thrower = view["roller"]
+        under = state.view(thrower)["your_dice"] if thrower is not None else None
+        if view["last_shown"] is not None:
+            shown.add(tuple(view["last_shown"]["dice"]))  # type: ignore[arg-type]
+        if under is not None:
+            for seat in [None, *range(game.seats)]:
+                if seat != thrower:
+                    assert state.view(seat)["your_dice"] is None
+    for seat in [None, *range(game.seats)]:
+        for event in state.events_for(seat):
+            if "dice" in event and event["type"] not in ("kariki", "pull"):
+                assert event["seat"] == seat, f"{event} reached seat {seat}"
+
+
+def test_heuristic_bot_beats_random_bots() -> None:
+    wins = 0
+    games = 200
+    for seed in range(games):
+        game = make_game("kariki", 3)
+        table = Table(game, RandomDice(seed), record=False)
+        bots = make_bots(game, ["heuristic", "random", "random"], random.Random(seed))
+        table.play(bots)
+        wins += table.state.result().winners == (0,)
+    assert wins > games * 0.7  # random play would win a third
+
+
+def test_heuristic_bots_play_every_option() -> None:
+    for options in OPTIONS:
+        game = make_game("kariki", 4, options)
+        table = Table(game, RandomDice(3), record=False)
+        table.play(make_bots(game, ["heuristic"], random.Random(3)))
+        assert table.state.is_over()
+
+
+def test_example_transcript_replays() -> None:
+    data = json.loads(EXAMPLE.read_text())
+    state = replay(data)
+    assert state.is_over()
+    assert state.result().to_json() == data["result"]
