@@ -389,3 +389,15 @@ def test_default_actions_are_safe() -> None:
     state.apply(2, {"type": "thumbs", "up": False})
     state.timeout(0)  # the Fish pays
     assert state.coins == [19, 20, 21]
+
+
+def test_the_documented_example_replays() -> None:
+    import json
+    from pathlib import Path
+
+    from dicehall.core.transcript import replay
+
+    path = Path(__file__).parents[2] / "docs" / "examples" / "tepiiku.json"
+    data = json.loads(path.read_text())
+    state = replay(data)
+    assert state.is_over() and state.result().to_json() == data["result"]

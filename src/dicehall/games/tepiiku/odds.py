@@ -168,7 +168,7 @@ def reroll_table(hand: Hand, middle: int, hook: int | None) -> OddsTable:
     best_label = ""
     for dice in SUBSETS:
         c = fish_chances(hand, dice, middle, hook)
-        label = f"{dice_label(dice)} ({', '.join(hand[i] for i in dice)})"
+        label = "all three" if len(dice) == DICE else "+".join(hand[i] for i in dice)
         reach = c.tie + c.beat
         rows.append([label, c.bust, c.still, c.tie, c.beat, reach])
         if best is None or (reach, -c.bust) > best:

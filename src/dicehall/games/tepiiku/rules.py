@@ -135,26 +135,29 @@ class Tepiiku(Game):
         "pays the Hook or rerolls to escape at doubled stakes."
     )
     rules: ClassVar[str] = """\
-Three players, three rune dice each (T1): Ingot 1, Gem 2, Skull -2, Fire 3 and
-Water 4 (each 0 if the same player shows the other), each Person counts the
-number of Persons shown (1, 4, 9). Scores run from -6 to 12 (T2).
-Everyone starts with the bankroll, 20 coins (T3). A round (T10):
- 1. Everyone throws in secret, then all commit thumbs up or down at once (C3);
-    the pot is 1 + the number of thumbs up (T5).
- 2. The dice are shown. Tied players all choose dice to reroll at once and
-    reroll them, until the three scores differ; the pot stays (T6).
- 3. Lowest score: the Fish; highest: the Hook; the other: the middle (T7).
-    The Fish pays the pot to the Hook (round over) or rerolls some dice (T8):
-    - no better than before: Bust, pay twice the pot;
-    - better but below the middle: still the Fish, pot + 1, choose again;
-    - equal to another's score: Tie, pot x 2, the tied player must reroll
-      dice of their choice (never busts); another tie doubles again and the
-      newly tied player rerolls; then roles are assigned again;
-    - above the middle (not tying the Hook): Beat, pot x 2, roles again.
-    Passing the middle to tie the Hook is a Tie, doubling once.
-Only the Fish pays, only the Hook is paid; a player pays at most what they
-have (T3, T9). The game ends when a player has no coins: of the other two,
-more coins wins, equal coins share the win (T4)."""
+Three players, three rune dice each (T1). Ingot 1, Gem 2, Skull -2,
+Fire 3 and Water 4 (each 0 if the same player shows the other); each
+Person counts the Persons shown (one 1, two 4, three 9). Scores run from
+-6 to 12 (T2). Everyone starts with the bankroll, 20 coins (T3).
+A round (T10):
+ 1. Everyone throws in secret; all commit thumbs up or down at once
+    (C3). The pot is 1 + the number of thumbs up (T5).
+ 2. The dice are shown. Tied players all choose dice to reroll at once
+    and reroll them, until the three scores differ; the pot stays (T6).
+ 3. Lowest score: the Fish; highest: the Hook; the other: the middle.
+    The Fish pays the pot to the Hook (the round ends) or rerolls one
+    or more dice (T7), with old score s and new score s' (T8):
+    - s' <= s: Bust, the Fish pays twice the pot;
+    - s < s' < middle: still the Fish, pot + 1, choose again;
+    - s' equals another's score: Tie, pot x 2, and the tied player
+      must reroll dice of their choice (never a bust, never + 1);
+      another tie doubles again and the newly tied player rerolls;
+      then roles are assigned again and the Fish chooses;
+    - s' above the middle, not the Hook's: Beat, pot x 2, roles again.
+    Passing the middle to tie the Hook is a Tie: the pot doubles once.
+Only the Fish pays, only the Hook is paid, at most what the Fish has
+(T3, T9). The game ends when a player has no coins: of the other two,
+more coins wins; equal coins share the win (T4)."""
 
     @property
     def bankroll(self) -> int:
@@ -372,7 +375,7 @@ class TepiikuState(State):
         self.pending = chosen[::-1]
         self.emit(
             "rerolls",
-            "; ".join(f"seat {s} rerolls {_dice_words(d)}" for s, d in chosen),
+            "; ".join(f"Seat {s} rerolls {_dice_words(d)}" for s, d in chosen),
             rerolls=[{"seat": s, "dice": list(d)} for s, d in chosen],
         )
 
@@ -456,7 +459,7 @@ class TepiikuState(State):
         )
         if self.coins[fish] == 0:
             self.phase = OVER
-            self.emit("over", f"Seat {fish} has no coins: the game is over", coins=self.coins)
+            self.emit("over", f"Seat {fish} has no coins: the game is over", coins=list(self.coins))
         else:
             self._start_round()
 
