@@ -67,7 +67,7 @@ def test_odds_tables() -> None:
     ranks, trust = odds_tables()
     assert ranks.rows[0][0] == "kariki" and ranks.rows[-1][0] == "4"
     assert sum(row[3] for row in ranks.rows) == 1  # type: ignore[misc]
-    assert len(trust.rows) == 13
+    assert len(trust.rows) == 14 and trust.rows[0][2] == 1
     assert make_game("kariki").odds({}) == [ranks, trust]
     with pytest.raises(OptionError):
         make_game("kariki").odds({"dice": "2"})

@@ -16,7 +16,7 @@ EXAMPLE = Path(__file__).parent.parent.parent / "docs" / "examples" / "kariki.js
 OPTIONS = [
     {},
     {"pull": "at-least", "after-kariki": "berry"},
-    {"high-rollers": True, "timer": 20, "buy-in": 2},
+    {"high-rollers": True, "slashes": False, "buy-in": 2},
 ]
 
 

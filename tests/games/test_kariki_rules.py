@@ -391,7 +391,7 @@ def test_C2_game_ends_mid_claim_chain() -> None:
 
 
 def test_K8_timeout_gives_a_slash_and_the_table_acts() -> None:
-    table = start(3, [[2, 3], [4, 4]], {"timer": 30})
+    table = start(3, [[2, 3], [4, 4]])
     table.timeout(0)  # default claim: the truth (Five)
     assert table.state.view(None)["claim"] == "5"
     assert state_of(table).slashes == [1, 0, 0]
@@ -407,7 +407,7 @@ def test_K8_timeout_gives_a_slash_and_the_table_acts() -> None:
 
 
 def test_K8_three_slashes_make_a_berry() -> None:
-    table = start(2, [[2, 3]], {"timer": 30})
+    table = start(2, [[2, 3]])
     state = state_of(table)
     state.slashes[0] = 2
     table.timeout(0)
@@ -416,7 +416,7 @@ def test_K8_three_slashes_make_a_berry() -> None:
 
 
 def test_K8_default_claim_after_a_roll_higher_is_the_lowest_legal_rank() -> None:
-    table = start(2, [[5, 5], [2, 3]], {"timer": 30})
+    table = start(2, [[5, 5], [2, 3]])
     act(table, 0, claim("5-5"))
     act(table, 1, ROLL)
     table.timeout(1)
@@ -424,7 +424,7 @@ def test_K8_default_claim_after_a_roll_higher_is_the_lowest_legal_rank() -> None
 
 
 def test_K8_slash_berry_that_puts_a_player_out_on_their_turn() -> None:
-    table = start(3, [[2, 3], [4, 4]], {"timer": 30})
+    table = start(3, [[2, 3], [4, 4]])
     state = state_of(table)
     act(table, 0, claim("3-3"))
     state.berries[1] = 4
@@ -436,8 +436,8 @@ def test_K8_slash_berry_that_puts_a_player_out_on_their_turn() -> None:
     assert state.view(None)["claim"] is None
 
 
-def test_K8_timers_off_by_default_a_timeout_only_makes_the_default_move() -> None:
-    table = start(2, [[2, 3]])
+def test_K8_option_no_slashes_a_timeout_only_makes_the_default_move() -> None:
+    table = start(2, [[2, 3]], {"slashes": False})
     table.timeout(0)
     assert state_of(table).slashes == [0, 0]
     assert table.state.view(None)["claim"] == "5"

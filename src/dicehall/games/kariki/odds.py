@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from dicehall.core.odds import OddsTable
+from dicehall.core.odds import Cell, OddsTable
 from dicehall.games.kariki.rules import (
     DOUBLE_SIXES,
     KARIKI,
@@ -67,10 +67,12 @@ def odds_tables() -> list[OddsTable]:
         ],
         note="Out of 36 equally likely throws of two dice. Over Double Sixes only a Kariki wins.",
     )
+    fresh: list[Cell] = ["nothing (a fresh roll)", "any", truthful_claim_chance(DOUBLE_SIXES)]
     trust = OddsTable(
         "Chance a claim is true, if a truthful player made it",
         ["claim it followed", "lowest legal claim", "chance that claim is true"],
-        [
+        [fresh]
+        + [
             [RANK_IDS[p], RANK_IDS[p + 1], truthful_claim_chance(p + 1, p)]
             for p in range(DOUBLE_SIXES - 1, -1, -1)
         ],

@@ -20,13 +20,14 @@ Interpretations where the rulings leave room:
   the emergency berry (K9) one by one in the order of play from the roller.
   Its price is the pot at the moment of buying; purses may go negative (a
   player pays from their pocket).
-- Turn timers (K8, option `timer`, seconds, 0 = off): on a timeout the seat
-  gets a slash first; if that makes its fifth berry it goes out (the table
-  declines the emergency berry for it), the claim chain is dropped and the
-  next player begins a fresh roll. Otherwise the table acts for it: direction
-  left; claim the truth if legal, else the lowest legal rank; pass when
-  allowed, else pull; decline the emergency berry. With timers off a timeout
-  only makes that default move, without a slash.
+- Turn timers (K8) belong to the table (an online table's turn timer, off
+  by default). When one runs out the seat gets a slash first (option
+  `slashes`, on by default); if that makes its fifth berry it goes out (the
+  table declines the emergency berry for it), the claim chain is dropped and
+  the next player begins a fresh roll. Otherwise the table acts for it:
+  direction left; claim the truth if legal, else the lowest legal rank; pass
+  when allowed, else pull; decline the emergency berry. With `slashes` off a
+  timeout only makes that default move.
 
 View keys (`view(seat)`), all public unless said:
 
@@ -170,36 +171,43 @@ class Kariki(Game):
             "K9: a player about to go out may once buy an emergency berry for the pot's sum",
         ),
         Option(
-            "timer",
-            0,
-            "K8: seconds per turn; a timeout gives a slash (three make a berry); 0 = no timers",
-            minimum=0,
-            maximum=600,
+            "slashes",
+            True,
+            "K8: a seat whose turn timer runs out gets a slash, three make a berry "
+            "(turn timers are the table's setting, off by default)",
         ),
         Option("buy-in", 1, "K1: stakes each player pays into the pot", minimum=1, maximum=1000),
     )
     summary = "Claim what is under the mug, roll higher, pull or pass; five berries and out."
     rules = """\
-Kariki, 2-10 players (K1-K10).
-- Everyone pays the buy-in into the pot. A roll-off picks the first roller (C5: one die
-  each in seat order, ties throw again), who picks the direction of play (K1).
-- Ranks, best first (K2): Kariki (1-2); doubles 6-6 down to 1-1; then totals 11 down to 4.
-  Same total, same rank.
-- A Kariki is shown at once: the roller gets a crown, the next player a dingle berry and the
-  roller begins again (option after-kariki=berry: the berry's receiver does). Every third
-  crown gives every other player still in a berry (K3).
-- Otherwise the roller alone sees the dice and claims a rank, strictly higher than the claim
-  it follows, never Kariki; lying is allowed (K4).
-- The next player rolls higher (blind, then claims), pulls or passes (K5). Over Double Sixes
-  only a Kariki is higher: any other throw is a berry for the roller and the player after
-  them begins. Pull: a claim that differs from the dice (option pull=at-least: ranks below
-  them) is a berry for the claim's owner, else for the puller; the other begins afresh.
-  Pass: you own the claim and the choice moves on. Each player passes a claim at most once;
-  the thrower, when it comes back, may only pull or pass (K6).
-- Five berries and you are out; four and you are in the poo. The last player in wins the
-  pot (K7). Timers (option timer): a timeout is a slash, three slashes a berry (K8).
-- Option high-rollers (K9): once per game, a player about to go out may pay the pot's sum
-  into the pot and stay in with four berries.
+Kariki, 2-10 players, two dice and a mug (K1-K10).
+ 1. Everyone pays the buy-in into the pot. A roll-off picks the first
+    roller (C5: one die each in seat order, the tied throw again), who
+    picks the direction of play (K1).
+ 2. Ranks, best first (K2): Kariki (1-2); doubles 6-6 down to 1-1; then
+    totals 11 down to 4. Same total, same rank (3-6 and 4-5 are Nine).
+ 3. A Kariki is shown at once: a crown for the roller, a dingle berry
+    for the next player, and the roller begins again (option
+    after-kariki=berry: the berry's receiver does). Every third crown
+    gives every other player still in a berry (K3).
+ 4. Any other throw is seen by the roller alone, who claims a rank
+    strictly above the claim it follows, never Kariki; lies are
+    allowed (K4).
+ 5. The next player rolls higher (blind, then claims), pulls or passes
+    (K5). Over Double Sixes only a Kariki is higher: anything else is
+    a berry for the roller, and the player after them begins.
+    Pull: a claim that differs from the dice (option pull=at-least:
+    that ranks above them) is a berry for its owner, else for the
+    puller; the other begins a fresh roll. Pass: you own the claim
+    and the choice moves on.
+ 6. A player passes a claim at most once; the thrower, when it comes
+    back, may only pull or pass (K6).
+ 7. Five berries: out; four: in the poo. The last player in wins the
+    pot (K7). Whoever should begin but is out hands on to the next
+    player still in (C2).
+ 8. A turn timer that runs out is a slash; three slashes, a berry (K8).
+ 9. Option high-rollers (K9): once per game, a player about to go out
+    may pay the pot's sum into the pot and stay in with four berries.
 """
 
     def new_state(self, record: bool = False) -> KarikiState:
@@ -268,8 +276,8 @@ class KarikiState(State):
         "roll_off_seats",
         "roller",
         "slashes",
+        "slashes_on",
         "step",
-        "timers",
     )
 
     def __init__(self, game: Game, record: bool) -> None:
@@ -281,7 +289,7 @@ class KarikiState(State):
         self.at_least = options["pull"] == "at-least"
         self.after_kariki_roller = options["after-kariki"] == "roller"
         self.high_rollers = bool(options["high-rollers"])
-        self.timers = int(options["timer"]) > 0
+        self.slashes_on = bool(options["slashes"])
         self.buy_in = int(options["buy-in"])
         self.step = 1  # +1 left (increasing seat numbers), -1 right
         self.berries = [0] * n
@@ -355,7 +363,8 @@ class KarikiState(State):
         if kind == "pass" and self.phase == RESPOND and seat in self.passed:
             return "you already passed this claim: roll higher or pull (K6)"
         if kind == "claim" and self.phase == CLAIM:
-            rank = RANK_OF_ID.get(str(action.get("rank")))
+            rank_id = action.get("rank")
+            rank = RANK_OF_ID.get(rank_id) if isinstance(rank_id, str) else None
             if rank is None:
                 return f"ranks are {', '.join(RANK_IDS[:KARIKI])}"
             if rank == KARIKI:
@@ -524,8 +533,8 @@ class KarikiState(State):
             self._begin_after_berries(self.beginner)
 
     def _timeout(self, seat: int) -> None:
-        """K8: a slash (with timers on), then the table's default move for the seat."""
-        if self.timers:
+        """K8: a slash (option slashes), then the table's default move for the seat."""
+        if self.slashes_on:
             self.slashes[seat] += 1
             if self.log is not None:
                 self.emit("slash", f"seat {seat} runs out of time: a slash", seat=seat)
