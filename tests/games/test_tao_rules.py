@@ -544,3 +544,15 @@ def test_action_labels() -> None:
     assert game.action_label(call(1)) == "call, 1 white: reroll"
     assert game.action_label(ante(0)) == "ante, no white"
     assert game.action_label(FOLD) == "fold"
+
+
+def test_the_documented_example_replays() -> None:
+    import json
+    from pathlib import Path
+
+    from dicehall.core.transcript import replay
+
+    path = Path(__file__).parents[2] / "docs" / "examples" / "tao.json"
+    data = json.loads(path.read_text())
+    state = replay(data)
+    assert state.is_over() and state.result().to_json() == data["result"]
