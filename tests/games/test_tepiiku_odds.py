@@ -13,10 +13,12 @@ from rich.console import Console
 
 from dicehall.core import OptionError, RandomDice, Table, make_bots
 from dicehall.games import make_game
+from dicehall.games.tepiiku.bots import HeuristicBot
 from dicehall.games.tepiiku.odds import fish_chances
-from dicehall.games.tepiiku.rules import RUNE, SUBSETS, Tepiiku, score
+from dicehall.games.tepiiku.rules import RUNE, SUBSETS, Tepiiku, TepiikuState, score
 
 GAME = make_game("tepiiku")
+RUNES = {"I": "ingot", "G": "gem", "F": "fire", "W": "water", "S": "skull", "P": "person"}
 
 
 def brute_reroll(hand: list[str], dice: tuple[int, ...]) -> Counter[int]:
@@ -132,3 +134,45 @@ def test_heuristic_bot_beats_random() -> None:
         winners = table.state.result().winners
         wins += (0 in winners) / len(winners)
     assert wins / games > 0.45  # a random seat's fair share is 1/3
+
+
+def shown(*codes: str) -> TepiikuState:
+    state = GAME.new_state()
+    assert isinstance(state, TepiikuState)
+    for code in codes:
+        state.apply_chance([RUNES[c] for c in code])
+    for seat in range(3):
+        state.apply(seat, {"type": "thumbs", "up": False})
+    return state
+
+
+def test_heuristic_fish_pays_when_a_reroll_mostly_busts() -> None:
+    state = shown("WWI", "WWG", "WWW")  # 9 against 10 and 12
+    bot = HeuristicBot(GAME, 0, random.Random(0))
+    assert bot.choose(state.view(0), state.legal_actions(0)) == {"type": "pay"}
+
+
+def test_heuristic_fish_rerolls_a_hopeless_throw() -> None:
+    state = shown("SSS", "IIS", "WGG")  # -6 against 0 and 8
+    bot = HeuristicBot(GAME, 0, random.Random(0))
+    action = bot.choose(state.view(0), state.legal_actions(0))
+    assert action["type"] == "reroll"
+
+
+def test_heuristic_thumbs_follow_the_strength_of_the_throw() -> None:
+    state = GAME.new_state()
+    for code in ("WWW", "SSS", "III"):
+        state.apply_chance([RUNES[c] for c in code])
+    bots = [HeuristicBot(GAME, seat, random.Random(0)) for seat in range(3)]
+    ups = [bots[s].choose(state.view(s), state.legal_actions(s))["up"] for s in range(3)]
+    assert ups == [True, False, False]
+
+
+def test_tie_reroll_advice_and_choice() -> None:
+    state = shown("III", "PII", "WGG")  # 3, 3, 8: seats 0 and 1 tied
+    advice = GAME.advice(state.view(0), state.legal_actions(0))
+    assert advice is not None and len(advice.rows) == 7
+    for row in advice.rows:
+        assert sum(row[1:]) == 1
+    action = HeuristicBot(GAME, 1, random.Random(0)).choose(state.view(1), state.legal_actions(1))
+    assert action in state.legal_actions(1)
