@@ -5,6 +5,9 @@ import { h, mount, seatName } from "./dom.js";
 
 let gamesCache = null;
 
+/** How long a bot pauses before it moves, so people can follow the play. */
+const BOT_PACES = [["instant", 0], ["quick (0.3 s)", 300], ["normal (0.6 s)", 600], ["slow (1.5 s)", 1500]];
+
 async function games() {
   if (!gamesCache) gamesCache = await api.games();
   return gamesCache;
@@ -49,6 +52,8 @@ function buildNewTable(section, list) {
   const playersBox = h("fieldset", { class: "players" });
   const nameInput = h("input", { id: "host-name", name: "name", autocomplete: "nickname", maxlength: 24, value: savedName(), placeholder: "your nickname" });
   const timerInput = h("input", { id: "turn-seconds", name: "turn_seconds", type: "number", min: 5, max: 3600, placeholder: "no timer", inputmode: "numeric" });
+  const paceSelect = h("select", { id: "bot-pace", name: "bot_delay_ms" },
+    BOT_PACES.map(([label, ms]) => h("option", { value: ms, selected: ms === 600 }, label)));
   const error = h("p", { class: "error", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary" }, "Create table");
 
@@ -88,6 +93,7 @@ function buildNewTable(section, list) {
     field("Seats", seatsInput), optionsBox, playersBox,
     field("Your nickname", nameInput),
     field("Turn timer (seconds)", timerInput),
+    field("Bot pace", paceSelect),
     error, submit);
 
   form.addEventListener("submit", async (event) => {
@@ -112,8 +118,9 @@ function buildNewTable(section, list) {
     if (name) {
       saveName(name);
       const host = [...Array(seats).keys()].find((i) => !(String(i) in bots));
-      body.names = Object.fromEntries([[String(host), name]]);
+      body.names = Array.from({ length: seats }, (_, i) => (i === host ? name : ""));
     }
+    body.bot_delay_ms = Number(paceSelect.value);
     if (timerInput.value) body.turn_seconds = Number(timerInput.value);
     submit.disabled = true;
     try {

@@ -134,12 +134,18 @@ export class TableScreen {
   addEvents(events) {
     for (const event of events) {
       this.events.push(event);
-      this.log.append(h("li", { class: `ev ev-${event.type}` }, event.text));
+      this.log.append(h("li", { class: `ev ev-${event.type}` }, this.named(event.text)));
     }
     if (events.length) {
-      this.latest.textContent = events[events.length - 1].text;
+      this.latest.textContent = this.named(events[events.length - 1].text);
       this.log.scrollTop = this.log.scrollHeight;
     }
+  }
+
+  /** An event's text with "seat 2" written as that seat's nickname. */
+  named(text) {
+    return String(text).replace(/\b[Ss]eat (\d+)\b/g, (whole, n) =>
+      Number(n) < this.names.length ? seatName(this.names, Number(n)) : whole);
   }
 
   setSummary(summary) {

@@ -39,7 +39,7 @@ export function stones(count, colour, { max = 10 } = {}) {
   return h("span", { class: `stones stones-${colour}`, "aria-label": `${count} ${colour} stone${count === 1 ? "" : "s"}`, role: "img" },
     Array.from({ length: shown }, () => s("svg", { viewBox: "0 0 20 20", width: 16, height: 16, class: `stone stone-${colour}`, "aria-hidden": "true" },
       s("circle", { cx: 10, cy: 10, r: 8 }))),
-    count > max || count === 0 ? h("span", { class: "stone-count", "aria-hidden": "true" }, `${count > max ? "+" + (count - max) : "0"}`) : null);
+    count > max || count === 0 ? h("span", { class: "stone-count", "aria-hidden": "true" }, count > max ? `+${count - max}` : `no ${colour}`) : null);
 }
 
 /** A coin with a number, for Tepiiku's purses and pots. */

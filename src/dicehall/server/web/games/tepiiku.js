@@ -1,0 +1,63 @@
+// Tepiiku: three players' rune dice (a glyph and a colour per rune), their thumbs, the pot,
+// the roles (Fish, middle, Hook) and each purse of coins.
+
+import { RUNES, hiddenDie, runeDie } from "../dice.js";
+import { coins, h, seatName, seatPanel, stat } from "./common.js";
+
+const PHASES = {
+  throw: "Everyone throws in secret",
+  bet: "Thumbs up or down: everyone at once",
+  ties: "Tied players reroll",
+  fish: "The Fish pays or rerolls",
+  forced: "Tied by the Fish: must reroll",
+  over: "Game over",
+};
+
+const ROLE_NAMES = { fish: "Fish", middle: "Middle", hook: "Hook" };
+
+export function drawTepiiku(view, ctx) {
+  const name = (seat) => seatName(ctx.names, seat);
+  const roleOf = {};
+  for (const [role, seat] of Object.entries(view.roles || {})) roleOf[seat] = role;
+  return h("div", { class: "tepiiku" },
+    h("div", { class: "centre-row" },
+      stat("Pot", coins(view.pot ?? 0, "in the pot"), "big"),
+      stat("Round", String(view.round ?? "—")),
+      stat("Phase", PHASES[view.phase] || view.phase),
+      view.last ? stat("Last", lastText(view.last, name)) : null),
+    h("div", { class: "seats" }, (view.coins || []).map((purse, seat) => {
+      const role = roleOf[seat];
+      const dice = view.dice && view.dice[seat];
+      return seatPanel(ctx, seat, {
+        out: purse <= 0 && view.over,
+        badges: [
+          role ? h("span", { class: `badge role-${role}` }, ROLE_NAMES[role]) : null,
+          view.forced === seat ? h("span", { class: "badge warn" }, "must reroll") : null,
+          (view.tied || []).includes(seat) ? h("span", { class: "badge warn" }, "tied") : null,
+        ],
+      },
+      h("div", { class: "dice-row" }, dice
+        ? dice.map((rune, i) => h("span", { class: (view.choices && view.choices[seat] || []).includes(i) ? "chosen" : "" }, runeDie(rune)))
+        : [0, 1, 2].map(() => hiddenDie({ size: 52, label: "hidden rune die" }))),
+      h("div", { class: "seat-facts" },
+        coins(purse),
+        h("span", { class: "score" }, view.scores && view.scores[seat] !== null && view.scores[seat] !== undefined ? `score ${view.scores[seat]}` : "score ?"),
+        thumb(view.thumbs && view.thumbs[seat], view.committed && view.committed[seat])));
+    })),
+    h("details", { class: "legend" }, h("summary", {}, "Runes"),
+      h("ul", { class: "rune-legend" }, Object.entries(RUNES).map(([rune, info]) => h("li", {}, runeDie(rune, { size: 30 }), ` ${rune}: ${info.worth}`)))));
+}
+
+function thumb(up, committed) {
+  if (up === true) return h("span", { class: "thumb up" }, "▲ thumbs up");
+  if (up === false) return h("span", { class: "thumb down" }, "▼ thumbs down");
+  return h("span", { class: "thumb" }, committed ? "✓ chosen" : "");
+}
+
+function lastText(last, name) {
+  if (last.kind === "pay") return `${name(last.seat)} paid ${last.amount} to ${name(last.to ?? last.hook)}`;
+  const kinds = { bust: "bust!", still: "still the Fish", tie: "a tie: stakes double", beat: "beat a player: stakes double", settled: "ties nobody" };
+  const before = last.before ?? last.from;
+  const after = last.after ?? last.to;
+  return `${name(last.seat)} rerolled ${before} → ${after}: ${kinds[last.kind] || last.kind}`;
+}

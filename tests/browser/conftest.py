@@ -1,0 +1,128 @@
+"""Browser tests: a real server in a subprocess, driven by headless Chromium through Playwright.
+
+The server runs on 127.0.0.1 with a free port and a temporary SQLite file; tables are made with
+bot pace "instant" (bot delay 0). Chromium is Debian's (/usr/bin/chromium): Playwright never
+downloads a browser here. Without it every browser test is skipped, with the reason said.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        f"Chromium not found at {CHROMIUM}: browser tests skipped", allow_module_level=True
+    )
+
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+SERVE = (
+    "import sys; from dicehall.server.commands import serve; "
+    "serve('127.0.0.1', int(sys.argv[1]), sys.argv[2])"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with code {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/games", timeout=1) as response:
+                json.load(response)
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"the server did not answer at {url} within {seconds} s")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a fresh server on its own SQLite file."""
+    port = free_port()
+    db = tmp_path_factory.mktemp("server") / "dicehall.sqlite"
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVE, str(port), str(db)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(url, process)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[Any]:
+    """Pages in fresh browser contexts (a context is one browser's storage: one player).
+
+    Every page records its JavaScript errors; a test fails if any page had one.
+    """
+    contexts = []
+    errors: list[str] = []
+
+    def make(width: int = 1280, height: int = 900) -> Page:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.grant_permissions(["clipboard-read", "clipboard-write"])
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Save a screenshot of the page as a test artifact (git-ignored)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
