@@ -305,17 +305,21 @@ class KarikiState(State):
         self.roll_off_faces: list[int | None] = [None] * n
         self.roll_off_next = 0
         self.first_roller = -1
-        self.roller = -1
-        self.die1 = 0  # dice under the mug; 0 when there are none
+        # The mug. Seats and ranks are -1 when there is none.
+        self.roller = -1  # who throws now, or threw the dice under the mug
+        self.die1 = 0  # the dice under the mug (0: none), seen by the roller alone
         self.die2 = 0
         self.dice_rank = -1
-        self.claim = -1
-        self.previous_claim = -1
-        self.owner = -1
-        self.responder = -1
-        self.passed: list[int] = []
+        self.claim = -1  # the claim on the table; while rolling higher, the one to beat
+        self.previous_claim = -1  # the claim it followed
+        self.owner = -1  # the claim's owner: its thrower, or the last to pass it (K5)
+        self.responder = -1  # whose choice it is: the next player after the owner
+        self.passed: list[int] = []  # who passed this claim, in order (K6)
+        # Berries settled: those about to go out decide on an emergency berry
+        # (K9) in order, then `beginner` (or the next player still in) throws.
         self.pending_out: list[int] = []
         self.beginner = -1
+        # The last dice shown to all: (a, b, thrower, "kariki" or "pull", claim, puller, berry_to)
         self.last_shown: tuple[Any, ...] | None = None
         if self.log is not None:
             self.emit("buy-in", f"everyone pays {self.buy_in} into the pot", pot=self.pot)
