@@ -55,6 +55,32 @@ def test_C6_dice_never_reach_another_seat_before_they_are_shown(
                 assert event["seat"] == seat, f"{event} reached seat {seat}"
 
 
+@pytest.mark.parametrize("options", OPTIONS)
+def test_C4_C6_every_option_conserves_hides_and_replays(options: dict[str, object]) -> None:
+    """The generic properties, here with the options and timeouts the generic tests skip."""
+    for seed in range(4):
+        game = make_game("kariki", 2 + seed, options)
+        table = Table(game, RandomDice(seed))
+        rng = random.Random(seed)
+        state = table.state
+        while not state.is_over():
+            if state.is_chance():
+                table.roll()
+            else:
+                seat = state.actors()[0]
+                if rng.random() < 0.1:
+                    table.timeout(seat)
+                else:
+                    legal = state.legal_actions(seat)
+                    table.act(seat, legal[int(rng.random() * len(legal))])
+            assert state.conserved() == {"money": 0}
+            for viewer in [None, *range(game.seats)]:
+                assert state.resample_hidden(viewer, rng).view(viewer) == state.view(viewer)
+        assert sum(state.result().net) == 0
+        again = replay(json.loads(json.dumps(table.transcript())))
+        assert again.view(None) == state.view(None)
+
+
 def test_heuristic_bot_beats_random_bots() -> None:
     wins = 0
     games = 200
