@@ -116,3 +116,59 @@ def drive(conns: list[Conn], rng: random.Random, max_moves: int = 20_000) -> Non
         actor.ws.send_json({"type": "ping"})
         actor.read_until("pong")
     raise AssertionError("the game did not end")
+
+
+def roundtrip(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def check_messages(conns: list[Conn], transcript: Mapping[str, Any], game: Game) -> None:
+    """Every message each connection got is exactly what its seat may see (C6).
+
+    The oracle is the game itself, replayed from the finished transcript: at
+    step k a connection of seat t must have been sent view(t), the legal
+    actions of t and the events visible to t, nothing else; and view(t) must
+    not change when everything hidden from t is redrawn. No message before
+    the end may hold the seed.
+    """
+    from dicehall.core.transcript import apply_step
+
+    rng = random.Random(7)
+    state = game.new_state(record=True)
+    seats: list[int | None] = [None, *range(game.seats)]
+    snapshots = []
+    steps = transcript["steps"]
+    for k in range(len(steps) + 1):
+        if k:
+            apply_step(state, steps[k - 1])
+        over = state.is_over()
+        per_seat = {}
+        for t in seats:
+            view = roundtrip(state.view(t))
+            assert roundtrip(state.resample_hidden(t, rng).view(t)) == view, (k, t)
+            legal = [] if over or t is None else roundtrip(list(state.legal_actions(t)))
+            per_seat[t] = (view, legal)
+        snapshots.append((len(state.log or ()), per_seat, list(state.actors())))
+    log = state.log or []
+    seed = transcript["seed"]
+    for conn in conns:
+        t = conn.seat
+        seen_over = False
+        for m in conn.messages:
+            if m["type"] == "over":
+                seen_over = True
+                assert m["seed"] == seed and m["commitment"] == transcript["commitment"]
+            if not seen_over:
+                assert seed not in json.dumps(m), f"the seed reached seat {t} before the end"
+            if m["type"] not in ("welcome", "update"):
+                continue
+            k = m["step"]
+            logged, per_seat, actors = snapshots[k]
+            view, legal = per_seat[t]
+            assert m["view"] == view, f"seat {t} step {k}: view differs from the game's"
+            assert [entry["action"] for entry in m["legal"]] == legal
+            assert m["actors"] == actors
+            start = 0 if m["type"] == "welcome" else snapshots[m["from_step"]][0]
+            expected = [e.to_json() for e in log[start:logged] if e.visible_to(t)]
+            assert m["events"] == roundtrip(expected), f"seat {t} step {k}: events differ"
+        assert seen_over

@@ -1,0 +1,122 @@
+"""Whole games through the server, for every installed game and the toy game:
+bots in all but one or two seats, random legal play in the rest, and every raw
+message checked against what its seat may see."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from dicehall.core.game import Game
+from dicehall.core.transcript import replay
+from dicehall.server.catalog import Catalog
+from tests.server.helpers import CASES, Conn, check_messages, create, drive, receive, running
+
+
+@pytest.mark.parametrize(("gid", "games"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("humans", [1, 2])
+def test_full_game_leaks_nothing(
+    tmp_path: Path, gid: str, games: Mapping[str, type[Game]] | None, humans: int
+) -> None:
+    catalog = Catalog(games)
+    cls = catalog.game_class(gid)
+    seats = max(cls.default_seats, humans)
+    bot = next(iter(cls(seats).bots()))
+    with running(tmp_path / "db.sqlite", games) as client:
+        table = create(client, gid, seats=seats, bots={s: bot for s in range(humans, seats)})
+        tid = table["table_id"]
+        tokens = {table["seat"]: table["token"]}
+        for _ in range(humans - 1):
+            joined = client.post(f"/api/rooms/{table['room'].lower()}/join", json={"name": "Ann"})
+            tokens[joined.json()["seat"]] = joined.json()["token"]
+        assert sorted(tokens) == list(range(humans))
+        with client.websocket_connect(f"/ws/tables/{tid}") as spectator:
+            conns = [Conn(spectator, None)]
+            for seat, token in tokens.items():
+                ws = client.websocket_connect(f"/ws/tables/{tid}?token={token}").__enter__()
+                conns.append(Conn(ws, seat))
+            drive(conns, random.Random(f"{gid}{humans}"))
+            for conn in conns[1:]:
+                conn.ws.__exit__(None, None, None)
+        summary = client.get(f"/api/tables/{tid}").json()
+        assert summary["status"] == "over"
+        transcript = client.get(f"/api/tables/{tid}/transcript").json()
+        assert client.get(f"/api/tables/{tid}/verify").json()["ok"]
+    assert len(transcript["steps"]) == summary["step"]
+    final = replay(transcript, make=catalog.make)
+    assert final.is_over()
+    check_messages(conns, transcript, catalog.make(gid, seats, transcript["options"]))
+
+
+def test_simultaneous_choice_asks_every_bot(tmp_path: Path) -> None:
+    """Duel's choice is simultaneous (C3): both bots commit while the human has not."""
+    with running(tmp_path / "db.sqlite") as client:
+        table = create(client, "duel", seats=3, bots={1: "random", 2: "random"})
+        url = f"/ws/tables/{table['table_id']}?token={table['token']}"
+        with client.websocket_connect(url) as ws:
+            m = receive(ws)
+            while m.get("actors") != [0]:
+                m = receive(ws)
+            assert m["view"]["chosen"] == [False, True, True]
+            assert [e["action"]["type"] for e in m["legal"]] == ["fold", "stay"]
+
+
+def test_turn_timer_acts_for_a_silent_seat(tmp_path: Path) -> None:
+    """A seat that never acts is timed out (the game's safe default: fold) and the game ends."""
+    with running(tmp_path / "db.sqlite") as client:
+        table = create(client, "duel", bots={1: "random"}, turn_seconds=0.1)
+        tid = table["table_id"]
+        with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
+            m = receive(ws)
+            while m["type"] != "over":
+                if m["type"] in ("welcome", "update") and 0 in m["actors"]:
+                    assert m["deadline"] is not None and m["deadlines"]["0"] == m["deadline"]
+                m = receive(ws)
+        steps = client.get(f"/api/tables/{tid}/transcript").json()["steps"]
+    assert steps.count({"seat": 0, "timeout": True}) == 2  # one per round
+
+
+def test_reconnect_resumes_the_seat_from_another_browser(tmp_path: Path) -> None:
+    with running(tmp_path / "db.sqlite") as client:
+        table = create(client, "duel", seats=2)
+        other = client.post(f"/api/tables/{table['table_id']}/join", json={"name": "Bo"}).json()
+        url = f"/ws/tables/{table['table_id']}?token={table['token']}"
+        with client.websocket_connect(url) as first:
+            assert receive(first)["type"] == "welcome"
+            first.send_json({"type": "action", "action": {"type": "stay"}})
+            while receive(first)["type"] != "update":
+                pass
+        with client.websocket_connect(url) as second:
+            welcome = receive(second)
+            assert welcome["seat"] == 0 and welcome["view"]["my_choice"] == "stay"
+            assert welcome["legal"] == []
+            assert client.get(f"/api/tables/{table['table_id']}").json()["seats"][0]["connected"]
+            url_b = f"/ws/tables/{table['table_id']}?token={other['token']}"
+            with client.websocket_connect(url_b) as bo:
+                assert receive(bo)["seat"] == 1
+                bo.send_json({"type": "action", "action": {"type": "fold"}})
+                m = receive(second)
+                while m["type"] != "update":
+                    m = receive(second)
+                assert m["view"]["last_round"]["choices"] == ["stay", "fold"]
+
+
+def test_advice_answers_for_every_game(tmp_path: Path) -> None:
+    for gid, games in CASES:
+        with running(tmp_path / f"{gid}.sqlite", games) as client:
+            cls = Catalog(games).game_class(gid)
+            bot = next(iter(cls().bots()))
+            table = create(client, gid, bots={s: bot for s in range(1, cls.default_seats)})
+            url = f"/ws/tables/{table['table_id']}?token={table['token']}"
+            with client.websocket_connect(url) as ws:
+                m = receive(ws)
+                while not m.get("legal") and m.get("status") != "over":
+                    m = receive(ws)
+                ws.send_json({"type": "advice"})
+                m = receive(ws)
+                while m["type"] != "advice":
+                    m = receive(ws)
+                assert m["table"] is None or {"title", "columns", "rows"} <= set(m["table"])
