@@ -326,32 +326,26 @@ class TaoState(State):
         kind = action["type"]
         if kind == "pass":
             self.bet[seat] = "pass"
-            self.emit("pass", f"Seat {seat} passes.", seat=seat)
+            if self.log is not None:
+                self.emit("pass", f"Seat {seat} passes.", seat=seat)
             self._next_bettor()
         elif kind == "fold":
             self._fold(seat)
         else:
-            pay = min(self.m, self.black[seat] + self.white[seat])
+            pay = min(self.m, self.black[seat] + self.white[seat])  # D2, D4: all one has
             white = action["white"]
             self._pay(seat, pay - white, white)
+            if self.log is not None:
+                paid = stones_in_words(pay - white, white)
+                words = "stays in free (gratis)" if pay == 0 else f"{kind}s with {paid}"
+                self.emit(kind, f"Seat {seat} {words}.", seat=seat, black=pay - white, white=white)
             if kind == "ante":
-                self.emit(
-                    "ante",
-                    f"Seat {seat} antes {stones_in_words(pay - white, white)}.",
-                    seat=seat,
-                    black=pay - white,
-                    white=white,
-                )
                 self.pos += 1
                 if self.pos == len(self.queue):
                     self._start_throws()
                 return
             self.bet[seat] = kind
             self.must_reroll[seat] = white > 0  # D5: one reroll however many white
-            if self.log is not None:
-                paid = stones_in_words(pay - white, white)
-                words = "stays in free (gratis)" if pay == 0 else f"{kind}s with {paid}"
-                self.emit(kind, f"Seat {seat} {words}.", seat=seat, black=pay - white, white=white)
             if kind == "raise":
                 self.raiser = seat
                 self.queue = [s for s in self.orders[seat][1:] if self.in_round[s]]
