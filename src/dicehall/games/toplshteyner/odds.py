@@ -333,26 +333,30 @@ def win_chances(for_fun: bool = False, sixes_end_turn: bool = False) -> WinChanc
 def simulate_chances(
     lives: Lives, for_fun: bool, sixes_end_turn: bool, games: int, seed: int = 0
 ) -> list[float]:
-    """Win chances by playing `games` games with heuristic bots from `lives`."""
+    """Win chances from `lives` (seat 0 to throw) by playing `games` games as the
+    tables assume: the heuristic bot's elections, and every fourth life taken."""
     from dicehall.core import RandomDice
     from dicehall.games.toplshteyner.bots import HeuristicBot
 
     game = Toplshteyner(len(lives), {"for_fun": for_fun, "sixes_end_turn": sixes_end_turn})
-    rng = random.Random(seed)
     dice = RandomDice(seed)
-    bots = [HeuristicBot(game, s, random.Random(rng.random())) for s in range(len(lives))]
+    bots = [HeuristicBot(game, s, random.Random(seed)) for s in range(len(lives))]
     wins = [0] * len(lives)
     for _ in range(games):
         state = game.new_state()
         state.phase = TURN
         state.roller = 0
         state.lives = list(lives)
+        state.paid = [max(0, START_LIVES - x) for x in lives]  # lives lost so far
+        state.pot = sum(state.paid)
         while not state.is_over():
             if state.is_chance():
                 state.apply_chance(dice.throw(state.chance_dice()))
+            elif state.phase == BUY:
+                state.apply(state.roller, BUY_LIFE)
             else:
-                seat = state.actors()[0]
-                state.apply(seat, bots[seat].choose(state.view(seat), state.legal_actions(seat)))
+                seat = state.roller
+                state.apply(seat, bots[seat].elect(state.view(seat), state.legal_actions(seat)))
         wins[state.winner] += 1
     return [w / games for w in wins]
 
