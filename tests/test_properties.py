@@ -35,6 +35,14 @@ def configurations() -> Iterator[tuple[type[Game], int]]:
 
 CONFIGS = list(configurations())
 IDS = [f"{cls.id}-{n}" for cls, n in CONFIGS]
+PLAYOUT_EXAMPLES = 60
+GAMES_PER_GAME = 1200
+"""Random games played per game id by the conservation test, spread over its seat counts."""
+
+
+def games_per_example(cls: type[Game]) -> int:
+    configs = sum(1 for c, _ in CONFIGS if c is cls)
+    return -(-GAMES_PER_GAME // (PLAYOUT_EXAMPLES * configs))
 
 
 def maker(gid: object, seats: object, options: object) -> Game:
@@ -59,11 +67,17 @@ def viewers(state: State) -> list[int | None]:
 
 
 @pytest.mark.parametrize(("cls", "seats"), CONFIGS, ids=IDS)
-@settings(max_examples=60)
+@settings(max_examples=PLAYOUT_EXAMPLES)
 @given(seed=st.integers(0, 2**32))
 def test_C4_random_play_terminates_and_conserves(cls: type[Game], seats: int, seed: int) -> None:
+    game = cls(seats)
+    for k in range(games_per_example(cls)):
+        play_and_check_conservation(game, seed * 1000 + k)
+
+
+def play_and_check_conservation(game: Game, seed: int) -> None:
     rng = random.Random(seed)
-    state = cls(seats).new_state()
+    state = game.new_state()
     dice = RandomDice(seed)
     before = dict(state.conserved())
     for _ in range(MAX_STEPS):
@@ -75,7 +89,7 @@ def test_C4_random_play_terminates_and_conserves(cls: type[Game], seats: int, se
         pytest.fail(f"no end after {MAX_STEPS} steps")
     result = state.result()
     assert result.winners, "a finished game has a winner"
-    assert len(result.net) == seats
+    assert len(result.net) == game.seats
     assert sum(result.net) == 0, f"net gains must sum to zero: {result.net}"
 
 
