@@ -109,6 +109,11 @@ CALL_CHOICES = {(lo, hi): (*CALLS[lo : hi + 1], FOLD) for lo, hi in SPLITS}
 
 SEAT_TUPLES = tuple((s,) for s in range(6))
 
+Shown = tuple[int, int, int, int, int]
+"""One player at a showdown: seat, the two d6, the d12, the total."""
+Showdown = tuple[int, int, tuple[Shown, ...], tuple[int, ...]]
+"""The last showdown: match, round, the players shown, the seats tied for highest."""
+
 
 @cache
 def clockwise_orders(n: int) -> tuple[tuple[int, ...], ...]:
@@ -224,6 +229,7 @@ class TaoState(State):
         n = game.seats
         self.n = n
         self.orders = clockwise_orders(n)
+        self.seat_die: Throw = (tuple(range(n)),)  # D3: a die whose faces are the seats
         self.length = str(game.options["length"])
         # Match: stones by colour, the pot, who is out, the bid unit.
         self.black = [START_BLACK] * n
@@ -255,8 +261,7 @@ class TaoState(State):
         self.match_no = 1
         self.round_no = 1
         self.tiebreak = 0
-        self.showdown: tuple[int, int, tuple[tuple[int, int, int, int, int], ...], tuple[int, ...]]
-        self.showdown = (0, 0, (), ())  # (match, round, (seat, a, b, d12, total)..., top)
+        self.showdown: Showdown = (0, 0, (), ())  # none yet
         self.winner = -1
         opener = game.options["opener"]
         if opener != "random":
@@ -280,7 +285,7 @@ class TaoState(State):
         if phase in (THROW_D12, REROLL):
             return ONE_D12
         if phase == OPENER:
-            return (tuple(range(self.n)),)  # a die whose faces are the seats
+            return self.seat_die
         return ()
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
@@ -507,7 +512,7 @@ class TaoState(State):
 
     def _showdown(self) -> None:
         """D8: everyone in shows; the highest total takes the pot, ties play again (D9)."""
-        shown = []
+        shown: list[Shown] = []
         for s in self._seats_in():
             a, b = self.dice[s]
             shown.append((s, a, b, self.d12[s], a + b + self.d12[s]))
@@ -564,11 +569,13 @@ class TaoState(State):
         self.emit(
             "match-won", f"Seat {seat} wins match {self.match_no}.", seat=seat, match=self.match_no
         )
-        game_won = self._pass_token(seat)
-        if self.length == "single" or (self.length == "two" and self.matches_won[seat] == 2):
+        token_game_won = self._pass_token(seat)
+        if self.length == "single":
             game_won = True
-        elif self.length != "token":
-            game_won = False
+        elif self.length == "two":
+            game_won = self.matches_won[seat] == 2
+        else:
+            game_won = token_game_won
         if game_won:
             self.winner = seat
             self.phase = OVER
