@@ -119,7 +119,7 @@ def play(
         bool, typer.Option(help="Pass one terminal between people: every seat is human.")
     ] = False,
     bot: Annotated[str | None, typer.Option(help="Bot for the other seats.")] = None,
-    name: Annotated[str, typer.Option(help="Your nickname.")] = "You",
+    name: Annotated[str, typer.Option(help="Your nickname.")] = "Player",
     save: Annotated[Path | None, typer.Option(help="Save the transcript here.")] = None,
 ) -> None:
     """You against bots in the terminal (or --hotseat: people sharing one terminal)."""
