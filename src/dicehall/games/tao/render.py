@@ -11,6 +11,15 @@ from rich.text import Text
 
 from dicehall.core import View
 
+PHASE_WORDS = {
+    "opener": "throwing for the first player",
+    "ante": "antes",
+    "throw": "throwing the two d6",
+    "bet": "betting, stage {stage}",
+    "reroll": "rerolls, stage {stage}",
+    "d12": "throwing the d12s",
+    "over": "game over",
+}
 STATUS_STYLE = {"in": "", "folded": "dim", "sitting out": "dim", "out": "dim strike"}
 
 
@@ -26,8 +35,7 @@ def render(view: View, names: Sequence[str]) -> Any:
     title = f"Tao Dice · match {view['match']} · round {view['round']}"
     if view["tiebreak"]:
         title += f" · tie-break {view['tiebreak']}"
-    if view["phase"] in ("bet", "reroll"):
-        title += f" · stage {view['stage']}"
+    title += " · " + PHASE_WORDS[view["phase"]].format(stage=view["stage"])
     title += f" · bid unit {view['m']}"
     table = Table(title=title, title_justify="left")
     for column in ("seat", "stones", "status", "d12", "bet", "paid", "tube", "matches"):
