@@ -100,31 +100,35 @@ class Toplshteyner(Game):
         "Throw two dice, make your point before a seven; doubles bite. Last one with lives wins."
     )
     rules = """\
-Toplshteyner, 2-8 players. Each starts with three lives; a life is one stake,
-and a lost life goes into the pot (P1). The highest of a roll-off of one die
-each throws first, ties throw again (C5); the dice then go round (P2).
+Toplshteyner, 2-8 players. Each starts with three lives; a life is
+one stake, and a lost life goes into the pot (P1). The highest of a
+roll-off of one die each throws first, ties throw again (C5); the dice
+then go round (P2).
 
-A turn is a series of throws of two dice (P3). Before a point is set a 7 is
-thrown again. A total that is not a double and not 7 sets the point. Then the
-point again (not as a double) ends the turn safe; a 7 costs a life and ends
-the turn; anything else, throw again. Every double is a consequence:
+A turn is a series of throws of two dice (P3). Before a point is set,
+a 7 is thrown again. A total that is not a double and not 7 sets the
+point. Then the point again (not as a double) ends the turn safe; a 7
+costs a life and ends the turn; anything else, throw again. Every
+double is a consequence:
 
-  1-1 Snake Eyes (P4): on a point of 2 it makes the point. Otherwise the
-      first 1-1 of a turn costs a life (and sets the point to 2 if none);
-      a second 1-1 ends the turn safe.
+  1-1 Snake Eyes (P4): on a point of 2 it makes the point. Otherwise
+      the first 1-1 of a turn costs a life (and sets the point to 2
+      if none); a second 1-1 ends the turn safe.
   2-2 Saving Grace (P5): the turn ends, safe.
-  3-3 Threes (P6): the point becomes 6; but if the point is 6 and a 3-3 was
-      already thrown this turn, the roller loses all their lives.
+  3-3 Threes (P6): the point becomes 6; but if the point is 6 and a
+      3-3 was already thrown this turn, the roller loses all lives.
   4-4 Crazy Eight (P7): the point becomes 2; only a 1-1 makes it.
   5-5 High Fives (P8): the first of a turn: the roller elects another
-      player to lose a life (point 10 if none). A later 5-5 is a plain 10.
-  6-6 Trick Sixes (P9): a life back from the pot below three lives; at three,
-      the roller may buy a fourth for one stake paid into the pot (option
-      for_fun: free from the pot, automatic). Never above four.
-      Option sixes_end_turn: a 6-6 also ends the turn safe.
+      player to lose a life (point 10 if none). A later 5-5 is a
+      plain 10. With one other player left, no choice is asked.
+  6-6 Trick Sixes (P9): a life back from the pot below three lives;
+      at three, the roller may buy a fourth for one stake paid into
+      the pot (option for_fun: free from the pot, automatic, if the
+      pot holds a stake). Never above four. Option sixes_end_turn:
+      a 6-6 also ends the turn safe.
 
-A player with no lives is out at once; the last player with lives wins the
-pot (P10). Results are in stakes."""
+A player with no lives is out at once; the last player with lives
+wins the pot (P10). Results are in stakes."""
 
     def new_state(self, record: bool = False) -> ToplshteynerState:
         return ToplshteynerState(self, record)
@@ -376,7 +380,6 @@ class ToplshteynerState(State):
             self.roller = -1
             self.emit("win", f"seat {self.winner} wins the pot of {self.pot}", seat=self.winner)
         elif seat == self.roller:
-            self.phase = TURN
             self._end_turn("out")
 
     def _end_turn(self, why: str) -> None:
