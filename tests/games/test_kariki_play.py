@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dicehall.core import RandomDice, Table, make_bots
+from dicehall.core import RandomDice, ScriptedDice, Table, make_bots
 from dicehall.core.transcript import replay
 from dicehall.games import make_game
 
@@ -106,3 +106,51 @@ def test_example_transcript_replays() -> None:
     state = replay(data)
     assert state.is_over()
     assert state.result().to_json() == data["result"]
+
+
+def test_heuristic_bot_claims_truth_or_least_bluff_and_knows_its_own_dice() -> None:
+    from dicehall.games.kariki.bots import HeuristicBot
+
+    game = make_game("kariki", 2)
+    table = Table(game, ScriptedDice([[6], [1], [4, 5], [2, 3]]))
+    table.settle()
+    table.act(0, {"type": "direction", "way": "left"})
+    table.settle()
+    bots = {s: HeuristicBot(game, s, random.Random(s)) for s in range(2)}
+
+    def move(seat: int) -> dict[str, object]:
+        state = table.state
+        return dict(bots[seat].choose(state.view(seat), state.legal_actions(seat)))
+
+    assert move(0) == {"type": "claim", "rank": "9"}  # the truth
+    table.act(0, {"type": "claim", "rank": "9"})
+    table.act(1, {"type": "roll"})
+    table.settle()
+    assert move(1) == {"type": "claim", "rank": "10"}  # a Five: the least bluff above Nine
+    table.act(1, {"type": "claim", "rank": "10"})
+    table.act(0, {"type": "pass"})
+    assert move(1) == {"type": "pull"}  # its own lie came back, passed by seat 0
+
+
+def test_heuristic_bot_trusts_a_thrower_less_after_an_unforced_lie() -> None:
+    from dicehall.games.kariki.bots import HeuristicBot
+
+    bot = HeuristicBot(make_game("kariki", 2), 1, random.Random(0))
+    before = bot.honesty(0)
+    shown = {
+        "dice": [2, 3],
+        "rank": "5",
+        "thrower": 0,
+        "how": "pull",
+        "claim": "6-6",
+        "previous_claim": None,
+        "puller": 1,
+        "berry_to": 0,
+    }
+    bot.observe({"last_shown": shown})
+    bot.observe({"last_shown": shown})  # the same pull, seen again, counts once
+    assert bot.honesty(0) < before
+    assert bot.unforced_claims[0] == 1
+    forced = {**shown, "claim": "6-6", "previous_claim": "5-5"}
+    bot.observe({"last_shown": forced})
+    assert bot.unforced_claims[0] == 1  # a lowest legal claim may have been forced

@@ -13,8 +13,10 @@ expected dingle berries for itself:
 
 The chance a claim is true mixes the truthful model of `odds.py` (claims the
 truth, or the lowest legal rank when forced) with a player who claims any
-legal rank, so a claim far above what was needed after a roll higher, or an
-unusual claim on a fresh roll, is trusted less than the pure model would.
+legal rank, weighted by how honest the thrower has shown itself. Only
+*unforced* claims count as evidence: a claim on a fresh roll, or above the
+lowest legal rank, that a pull showed to be a lie. A forced lie (the lowest
+legal claim after a blind roll higher) is what an honest player makes too.
 """
 
 from __future__ import annotations
@@ -40,8 +42,11 @@ from dicehall.games.kariki.rules import (
     ROLL,
 )
 
-HONEST_SHARE = 0.6
-"""The weight of the truthful model against a claimant who claims at random."""
+HONESTY_PRIOR = 0.8
+"""How honest a thrower is taken to be before any of its claims are pulled."""
+
+PRIOR_WEIGHT = 1.0
+"""How many pulled claims the prior is worth."""
 
 PULL_RATE = 0.5
 """How often a player facing a bluff is expected to pull it."""
@@ -50,7 +55,7 @@ THROWER_PULL_RATE = 0.8
 """How often the thrower, who knows the dice, pulls a passed lie when it comes back."""
 
 
-def _trust_table() -> tuple[tuple[float, ...], ...]:
+def _trust_table(honesty: float) -> tuple[tuple[float, ...], ...]:
     """TRUST[p + 1][c]: the chance claim c, made after claim p, is true (the mixed model)."""
     hidden = [THROWS_OF_RANK[r] / 34 for r in range(KARIKI)]  # a Kariki is never under the mug
     table = []
@@ -62,15 +67,16 @@ def _trust_table() -> tuple[tuple[float, ...], ...]:
                 row.append(0.0)
                 continue
             forced = sum(hidden[: p + 1]) if c == p + 1 else 0.0
-            honest_made = hidden[c] + forced
-            true = hidden[c] * (HONEST_SHARE + (1 - HONEST_SHARE) / legal)
-            made = HONEST_SHARE * honest_made + (1 - HONEST_SHARE) / legal
+            true = hidden[c] * (honesty + (1 - honesty) / legal)
+            made = honesty * (hidden[c] + forced) + (1 - honesty) / legal
             row.append(true / made)
         table.append(tuple(row))
     return tuple(table)
 
 
-TRUST = _trust_table()
+TRUST_STEPS = 20
+TRUST = tuple(_trust_table(step / TRUST_STEPS) for step in range(TRUST_STEPS + 1))
+"""TRUST[round(honesty * TRUST_STEPS)]: the trust tables for honesty 0, 0.05, ..., 1."""
 FAIL_TO_BEAT = tuple(1.0 - float(beat_chance(c)) for c in range(KARIKI))
 
 
@@ -79,8 +85,33 @@ class HeuristicBot:
         self.seat = seat
         self.rng = rng
         self.at_least = game.options["pull"] == "at-least"
+        self.unforced_claims = [0] * game.seats  # pulled unforced claims, by thrower
+        self.unforced_lies = [0] * game.seats
+        self.last_pull: tuple[Any, ...] | None = None
+
+    def observe(self, view: View) -> None:
+        """Learn from a pull the table has shown: was an unforced claim a lie?"""
+        shown = view["last_shown"]
+        if shown is None or shown["how"] != "pull":
+            return
+        key = tuple(shown.values())
+        if key == self.last_pull:
+            return
+        self.last_pull = key
+        claim = RANK_OF_ID[shown["claim"]]
+        previous = shown["previous_claim"]
+        if previous is not None and claim == RANK_OF_ID[previous] + 1:
+            return  # maybe forced: no evidence either way
+        thrower = shown["thrower"]
+        self.unforced_claims[thrower] += 1
+        self.unforced_lies[thrower] += RANK_OF_ID[shown["rank"]] != claim
+
+    def honesty(self, seat: int) -> float:
+        honest = self.unforced_claims[seat] - self.unforced_lies[seat]
+        return (HONESTY_PRIOR * PRIOR_WEIGHT + honest) / (PRIOR_WEIGHT + self.unforced_claims[seat])
 
     def choose(self, view: View, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+        self.observe(view)
         phase = view["phase"]
         if phase == "claim":
             return self._claim(view)
@@ -104,7 +135,8 @@ class HeuristicBot:
             holds = rank >= claim if self.at_least else rank == claim
             return PASS if holds else PULL
         previous = -1 if view["previous_claim"] is None else RANK_OF_ID[view["previous_claim"]]
-        true = TRUST[previous + 1][claim]
+        trust = TRUST[round(self.honesty(view["roller"]) * TRUST_STEPS)]
+        true = trust[previous + 1][claim]
         costs: list[tuple[float, Mapping[str, Any]]] = [(true, PULL)]
         if ROLL in legal:
             fail = FAIL_TO_BEAT[claim] - 2 / 36  # a Kariki never costs the roller

@@ -47,8 +47,9 @@ View keys (`view(seat)`), all public unless said:
   `pass_chain`: seats that passed it, in order; `responder`: whose choice it is.
 - `your_dice`: the dice under the mug, only for the seat that threw them.
 - `may_roll`, `may_pass`: what the responder may do (K6).
-- `last_shown`: the last dice shown to all, with how (Kariki or pull), their
-  rank, the thrower, and for a pull the claim, puller and who got the berry.
+- `last_shown`: the last dice shown to all: `dice`, their `rank`, the
+  `thrower`, `how` ("kariki" or "pull"), `berry_to`, and for a pull the
+  `claim`, the `previous_claim` it followed and the `puller`.
 - `emergency_price`, `deciding`: during an emergency-berry decision (K9).
 - `winner` once over.
 """
@@ -319,7 +320,8 @@ class KarikiState(State):
         # (K9) in order, then `beginner` (or the next player still in) throws.
         self.pending_out: list[int] = []
         self.beginner = -1
-        # The last dice shown to all: (a, b, thrower, "kariki" or "pull", claim, puller, berry_to)
+        # The last dice shown to all: a, b, thrower, "kariki" or "pull", and for a pull
+        # the claim (-1 for a Kariki), the claim it followed, the puller; who got the berry.
         self.last_shown: tuple[Any, ...] | None = None
         if self.log is not None:
             self.emit("buy-in", f"everyone pays {self.buy_in} into the pot", pot=self.pot)
@@ -485,7 +487,7 @@ class KarikiState(State):
         """K3: shown at once; a crown, a berry to the next player; every third crown more."""
         victim = self._next_in(roller)
         self.crowns[roller] += 1
-        self.last_shown = (a, b, roller, "kariki", None, None, victim)
+        self.last_shown = (a, b, roller, "kariki", -1, -1, None, victim)
         if self.log is not None:
             self.emit("kariki", f"seat {roller} throws KARIKI!", seat=roller, dice=[a, b])
         self._berry(victim, "Kariki")
@@ -502,7 +504,10 @@ class KarikiState(State):
         rank = self.dice_rank
         true = rank >= self.claim if self.at_least else rank == self.claim
         loser, beginner = (puller, owner) if true else (owner, puller)
-        self.last_shown = (self.die1, self.die2, self.roller, "pull", self.claim, puller, loser)
+        self.last_shown = (
+            *(self.die1, self.die2, self.roller, "pull"),
+            *(self.claim, self.previous_claim, puller, loser),
+        )
         if self.log is not None:
             dice = [self.die1, self.die2]
             verdict = "true" if true else "a lie"
@@ -670,13 +675,14 @@ class KarikiState(State):
     def _last_shown_json(self) -> dict[str, Any] | None:
         if self.last_shown is None:
             return None
-        a, b, thrower, how, claim, puller, berry_to = self.last_shown
+        a, b, thrower, how, claim, previous, puller, berry_to = self.last_shown
         return {
             "dice": [a, b],
             "rank": RANK_IDS[RANK[a][b]],
             "thrower": thrower,
             "how": how,
-            "claim": None if claim is None else RANK_IDS[claim],
+            "claim": None if claim < 0 else RANK_IDS[claim],
+            "previous_claim": None if previous < 0 else RANK_IDS[previous],
             "puller": puller,
             "berry_to": berry_to,
         }
