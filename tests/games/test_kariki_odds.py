@@ -84,5 +84,8 @@ def test_advice_for_the_responder_and_the_thrower() -> None:
     mine = advice({**view, "your_dice": [4, 6]}, [{"type": "pull"}, {"type": "pass"}])
     assert mine is not None
     assert {row[0]: row[2] for row in mine.rows} == {"pull": 0, "pass": 1}
-    claiming = advice({"phase": "claim", "claim": None}, [{"type": "claim", "rank": "6-6"}])
-    assert claiming is not None and claiming.rows[0][2] == Fraction(2, 36)
+    claims = [{"type": "claim", "rank": "5-5"}, {"type": "claim", "rank": "6-6"}]
+    claiming = advice({"phase": "claim", "claim": "11", "your_dice": [5, 5]}, claims)
+    assert claiming is not None
+    assert claiming.rows[1][2] == Fraction(2, 36)
+    assert [row[3] for row in claiming.rows] == ["yes", "no"]

@@ -112,13 +112,15 @@ def advice(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]) -> OddsT
             note="A claim's truth is per the truthful model (see dicehall odds kariki).",
         )
     if view.get("phase") == "claim" and legal:
+        dice = view.get("your_dice")
+        truth = -1 if dice is None else RANK[dice[0]][dice[1]]
         rows = [
-            [RANK_IDS[r], RANK_NAMES[r], beat_chance(r)]
+            [RANK_IDS[r], RANK_NAMES[r], beat_chance(r), "yes" if r == truth else "no"]
             for r in (RANK_OF_ID[action["rank"]] for action in legal)
         ]
         return OddsTable(
             "Your claim: the chance a roll higher beats it",
-            ["rank", "name", "a throw beats it"],
+            ["rank", "name", "a throw beats it", "the truth"],
             rows,
         )
     return None

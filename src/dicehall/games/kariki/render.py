@@ -7,7 +7,7 @@ crowns and slashes, and a stinker for a player in the poo.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.console import Group
@@ -104,7 +104,7 @@ def render_view(view: View, names: Sequence[str]) -> Any:
     return Group(*lines, score_sheet(view, name))
 
 
-def score_sheet(view: View, name: Any) -> Table:
+def score_sheet(view: View, name: Callable[[int | None], str]) -> Table:
     sheet = Table(title="Score sheet", show_lines=True)
     for column in ("player", "berries", "crowns", "slashes", ""):
         sheet.add_column(column)
