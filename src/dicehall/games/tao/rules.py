@@ -156,25 +156,34 @@ class TaoDice(Game):
         "Win all the stones to win a match, and the token to win the game."
     )
     rules = """\
-Each match, every player starts with 4 black and 2 white stones (D1). A round:
-every player with stones antes the bid unit m, any colours (D2), and throws two
-d6 hidden in a tube. Betting (D3): clockwise from the opener (the token holder;
-else the first player of the game; else the next player in the round) each
-passes or raises; the first raise ends the passing and every other player,
-clockwise from the raiser, calls or folds. One raise per stage; a raise or call
-is m stones. A player with fewer than m pays what they have; with none, they
-stay in free and cannot raise (D4). Whoever put a white stone into a raise or
-call rerolls that stage's dice once after the betting (D5). Then each player
-still in throws a d12 for all to see; bet again; white stones reroll the d12
-(D6). A fold leaves one's stones in the pot and dice hidden; the last player in
-takes the pot (D7). Showdown: 2d6 + d12, highest takes the pot (D8); the tied
-players play a tie-break round for it without an ante (D9). A player without
-stones after a round is out of the match; the match ends when one player holds
-every stone (D10). With four or more players, m = 1 + floor(players out / 2)
-(D11). Token (D12): with two players a match winner takes the token, or wins the
-game if they hold it; with three or more the winner takes it silver side up,
-turns silver to gold, or wins the game holding gold. Options: length=single
-(one match) or two (first to two matches); opener=a seat number.
+Two to six players. Each match, everyone starts with 4 black and 2 white
+stones; stones keep their colour (D1). A round:
+ 1. Everyone with stones antes the bid unit m, in any colours (D2), and
+    throws two d6 hidden in a tube.
+ 2. Betting (D3), clockwise from the opener: the token holder; before
+    anyone holds it, the first player of the game; if that player is not
+    in the round, the next player in it. Each passes or raises; the first
+    raise ends the passing, and everyone else in, clockwise from the
+    raiser, calls or folds. One raise per stage; a raise or call is m
+    stones. With fewer than m one pays what one has; with none, one
+    stays in free and cannot raise (D4).
+ 3. Whoever put a white stone into a raise or call rerolls the two d6,
+    once, after the betting (D5).
+ 4. Everyone still in throws a d12 for all to see; betting as in 2; a
+    white stone rerolls the d12 (D6).
+ 5. Showdown: 2d6 + d12, the highest takes the whole pot and everyone in
+    shows (D8); the tied players play a tie-break round for it, without
+    an ante, until one is highest (D9).
+A fold leaves one's stones in the pot and one's dice hidden; the last
+player in takes the pot at once (D7). A player with no stones after a
+round is out of the match; the match ends when one player holds every
+stone (D10). With four or more players, m = 1 + floor(players out / 2),
+and one reroll however many white stones a bid holds (D11).
+Token (D12): with two players a match winner takes the token, or wins
+the game already holding it; with three or more the winner takes it
+silver side up, turns silver to gold, or wins the game holding gold.
+Options: length=token (default), single (one match) or two (first to
+two matches); opener=random (default) or a seat number.
 """
 
     def __init__(self, seats: int | None = None, options: Mapping[str, object] | None = None):
