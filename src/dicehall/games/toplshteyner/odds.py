@@ -14,7 +14,8 @@ Winning chances come from dynamic programming over the lives of the players
 still in, listed from the roller round the table. The turn's outcome given
 the roller's lives comes from the chain above (a 6-6 at three lives always
 takes the fourth life there); High Fives elects as the heuristic bot does,
-the player whose lost life most raises the roller's own chance. The values
+the player whose lost life most raises the roller's own chance, judged at
+the turn's start (the bot judges with its lives at the 5-5). The values
 are the fixed point of that recursion, found by Gauss-Seidel iteration in
 floats. Up to EXACT_PLAYERS players in it is solved; larger positions are
 estimated by simulation with heuristic bots, with the standard error shown
@@ -457,25 +458,27 @@ def turn_table(sixes_end_turn: bool) -> OddsTable:
 
 
 def game_table(lives: Lives, for_fun: bool, sixes_end_turn: bool) -> OddsTable:
-    columns = ["seat", "lives", "chance to win"]
     if len(lives) <= EXACT_PLAYERS:
         chances = win_chances(for_fun, sixes_end_turn).chances(lives)
-        note = "By dynamic programming over everyone's lives (to 1e-9)."
+        how = "By dynamic programming over everyone's lives (to 1e-9)."
     else:
         chances = simulate_chances(lives, for_fun, sixes_end_turn, SIMULATED_GAMES)
         worst = max((c * (1 - c) / SIMULATED_GAMES) ** 0.5 for c in chances)
-        note = (
+        how = (
             f"By simulating {SIMULATED_GAMES} games with heuristic bots; "
             f"standard error at most {worst * 100:.2f} points."
         )
+    before = ""
+    if len(set(lives)) == 1:
+        before = f" Before the roll-off every seat's chance is 1/{len(lives)}."
     return OddsTable(
         title=f"Chance to win, {len(lives)} players, seat 0 throws next",
-        columns=columns,
+        columns=["seat", "lives", "chance to win"],
         rows=[
             [s, x, f"{c * 100:.2f}%"] for s, (x, c) in enumerate(zip(lives, chances, strict=True))
         ],
-        note=note + " Each 6-6 at three lives takes the fourth life; High Fives elects "
-        "the player whose lost life most raises the roller's chance.",
+        note=how + " Each 6-6 at three lives takes the fourth life; High Fives elects "
+        "the player whose lost life most raises the roller's chance." + before,
     )
 
 
