@@ -34,9 +34,7 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 if not CHROMIUM.exists():
-    pytest.skip(
-        f"Chromium not found at {CHROMIUM}: browser tests skipped", allow_module_level=True
-    )
+    pytest.skip(f"Chromium not found at {CHROMIUM}: browser tests skipped", allow_module_level=True)
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 

@@ -38,6 +38,8 @@ export class TableScreen {
     this.connection.close();
     document.removeEventListener("keydown", this.keys);
     clearInterval(this.clock);
+    clearTimeout(this.watchdog);
+    clearTimeout(this.adviceTimer);
   }
 
   build(main) {
@@ -124,6 +126,7 @@ export class TableScreen {
     this.deadline = msg.deadline ?? null;
     this.step = msg.step;
     this.pending = false;
+    clearTimeout(this.watchdog);
     this.error.textContent = "";
     this.drawBoard();
     this.drawMoves();
@@ -277,12 +280,31 @@ export class TableScreen {
     }
     this.pending = true;
     this.error.textContent = "";
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      if (!this.pending) return;
+      this.pending = false;
+      this.showError("No answer from the server to your move: try again.");
+      this.drawMoves();
+    }, 5000);
     for (const button of this.actions.querySelectorAll("button")) button.disabled = true;
   }
 
+  /** Ask for the odds of this position: once per step, only on our turn, and not at every
+   * update of a fast game (the server limits each connection's messages a second). */
   askAdvice() {
-    if (!this.connection.send({ type: "advice" })) return;
-    mount(this.oddsBody, h("p", { class: "muted" }, "Working out the odds…"));
+    clearTimeout(this.adviceTimer);
+    if (!this.legal.length) {
+      this.drawAdvice(null);
+      return;
+    }
+    if (this.adviceStep === this.step) return;
+    this.adviceTimer = setTimeout(() => {
+      if (!this.legal.length || this.adviceStep === this.step) return;
+      if (!this.connection.send({ type: "advice" })) return;
+      this.adviceStep = this.step;
+      mount(this.oddsBody, h("p", { class: "muted" }, "Working out the odds…"));
+    }, 250);
   }
 
   onKey(event) {

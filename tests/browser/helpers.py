@@ -1,0 +1,98 @@
+"""Steps the browser tests share: make a table through the lobby, play through the buttons."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from playwright.sync_api import Page
+
+# Options that keep a test game short; anything a game does not declare is left alone.
+SHORT_GAMES: dict[str, dict[str, Any]] = {
+    "tepiiku": {"bankroll": "3"},
+    "tao": {"length": "single"},
+}
+
+PAUSE_MS = 50
+"""A pause after each move: the server limits each connection to 20 messages a second."""
+
+GAME_OVER = "document.querySelector('.end:not([hidden])') !== null"
+MY_TURN_OR_OVER = (
+    "() => document.querySelector('.end:not([hidden])') !== null"
+    " || document.querySelector('button.action:not([disabled])') !== null"
+)
+
+
+def create_table(
+    page: Page,
+    server: str,
+    game: str,
+    *,
+    seats: int | None = None,
+    people: int = 1,
+    name: str = "Ann",
+    pace: str = "0",
+) -> str:
+    """Fill in the lobby's form and create a table; returns the table id from the URL.
+
+    The first `people` seats are people (the host sits in the first), the rest bots.
+    """
+    page.goto(f"{server}/")
+    page.select_option("#game", game)
+    if seats is not None:
+        page.fill("#seats", str(seats))
+        page.press("#seats", "Tab")
+    for option, value in SHORT_GAMES.get(game, {}).items():
+        field = page.locator(f"#opt-{option}")
+        if field.count():
+            if field.evaluate("e => e.tagName") == "SELECT":
+                field.select_option(value)
+            else:
+                field.fill(value)
+    for seat in range(1, people):
+        page.select_option(f"#seat-{seat}", "")
+    page.select_option("#bot-pace", pace)
+    page.fill("#host-name", name)
+    page.click("button:has-text('Create table')")
+    page.wait_for_url("**/#/table/*")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def click_random_action(page: Page, rng: random.Random) -> bool:
+    """Click one of the offered action buttons at random (chosen and clicked in one go, so a
+    redraw between counting and clicking cannot catch the test out). False if none is offered."""
+    clicked: bool = page.evaluate(
+        """(r) => {
+            const buttons = [...document.querySelectorAll('button.action:not([disabled])')];
+            if (!buttons.length) return false;
+            buttons[Math.floor(r * buttons.length)].click();
+            return true;
+        }""",
+        rng.random(),
+    )
+    return clicked
+
+
+def play_until_over(page: Page, rng: random.Random, max_moves: int = 3000) -> int:
+    """Click legal-action buttons until the game is over; returns the number of moves made."""
+    moves = 0
+    while moves < max_moves:
+        page.wait_for_function(MY_TURN_OR_OVER, timeout=20_000)
+        if page.evaluate(GAME_OVER):
+            return moves
+        if click_random_action(page, rng):
+            moves += 1
+            page.wait_for_timeout(PAUSE_MS)
+    raise AssertionError(f"the game did not end within {max_moves} moves")
+
+
+def record_frames(page: Page) -> list[dict[str, Any]]:
+    """Every WebSocket message the page receives from now on, decoded."""
+    frames: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", on_socket)
+    return frames

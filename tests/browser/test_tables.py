@@ -1,0 +1,193 @@
+"""The browser UI end to end: full games against bots, two players at one table, reconnects."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from dicehall.games import game_ids
+from tests.browser.conftest import screenshot
+from tests.browser.helpers import (
+    GAME_OVER,
+    MY_TURN_OR_OVER,
+    PAUSE_MS,
+    click_random_action,
+    create_table,
+    play_until_over,
+    record_frames,
+)
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_a_full_game_against_bots(server: str, new_page: Any, game: str) -> None:
+    page: Page = new_page()
+    screenshot_lobby = game == game_ids()[0]
+    if screenshot_lobby:
+        page.goto(f"{server}/")
+        page.wait_for_selector("#game")
+        screenshot(page, "lobby")
+    frames = record_frames(page)
+    table_id = create_table(page, server, game)
+    page.wait_for_selector(f".felt.game-{game}")
+    expect(page.locator(".table-title")).to_contain_text("you are Ann")
+    rng = random.Random(game)
+
+    # at the first choice (some games, like Toplshteyner, may run to the end without one):
+    # the odds panel answers, and the table in play is pictured
+    page.wait_for_function(MY_TURN_OR_OVER)
+    if not page.evaluate(GAME_OVER):
+        page.locator(".odds summary").click()
+        expect(page.locator(".odds-body")).not_to_contain_text("Working out", timeout=15_000)
+        expect(page.locator(".odds-body")).not_to_be_empty()
+    screenshot(page, f"{game}-in-play")
+
+    play_until_over(page, rng)
+    end = page.locator(".end")
+    expect(end).to_contain_text("Net")
+    expect(page.locator(".status")).to_have_text("finished")
+    assert frames[0]["type"] == "welcome"
+    assert any(f["type"] == "over" for f in frames)
+
+    # the seed is revealed and the game verifies
+    page.locator(".fair summary").click()
+    seed = page.locator(".fair .hash").nth(1)
+    expect(seed).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    report = page.request.get(f"{server}/api/tables/{table_id}/verify").json()
+    assert report["ok"] is True
+    screenshot(page, f"{game}-over")
+
+    # step-by-step replay of the finished game
+    page.click("text=Replay step by step")
+    counter = page.locator(".replay-counter")
+    expect(counter).to_have_text(re.compile(r"^Step 1 of \d+$"))
+    page.click("text=Next →")
+    expect(counter).to_have_text(re.compile(r"^Step 2 of"))
+    page.keyboard.press("ArrowRight")
+    expect(counter).to_have_text(re.compile(r"^Step 3 of"))
+    page.keyboard.press("ArrowLeft")
+    expect(counter).to_have_text(re.compile(r"^Step 2 of"))
+    if screenshot_lobby:
+        screenshot(page, "replay")
+
+
+@pytest.mark.skipif("kariki" not in game_ids(), reason="Kariki is not installed")
+def test_two_players_never_see_each_others_dice(server: str, new_page: Any) -> None:
+    host: Page = new_page()
+    guest: Page = new_page()
+    watcher: Page = new_page()
+    frames = {"host": record_frames(host), "guest": record_frames(guest)}
+    watched = record_frames(watcher)
+
+    table_id = create_table(host, server, "kariki", seats=3, people=2, name="Ann")
+    room = host.locator(".room-code").inner_text()
+    # the guest comes in by the room code, through the lobby's join form
+    guest.goto(f"{server}/")
+    guest.fill("#room-code", room)
+    guest.click("text=Go to room")
+    guest.fill("#join-name", "Bo")
+    guest.click("text=Take a seat")
+    guest.wait_for_url(f"**/#/table/{table_id}")
+    watcher.goto(f"{server}/#/table/{table_id}")
+    expect(watcher.locator(".table-title")).to_contain_text("watching")
+    expect(guest.locator(".table-title")).to_contain_text("you are Bo")
+
+    pages = {"host": host, "guest": guest}
+    rng = random.Random(7)
+    secrets_seen = 0
+    for _ in range(3000):
+        if host.evaluate("document.querySelector('.end:not([hidden])') !== null"):
+            break
+        moved = False
+        for page in pages.values():
+            # dice under the mug show only on the page of the seat that threw them
+            if page.locator(".secret").count():
+                secrets_seen += 1
+                assert page.evaluate(OWN_THROW), "a page shows dice it did not throw"
+            moved = click_random_action(page, rng) or moved
+        assert watcher.locator(".secret").count() == 0
+        host.wait_for_timeout(PAUSE_MS if moved else 20)
+    else:
+        raise AssertionError("the game did not end")
+    expect(guest.locator(".end")).to_be_visible()
+    expect(watcher.locator(".end")).to_be_visible()
+    assert secrets_seen > 0
+    screenshot(guest, "kariki-two-players")
+
+    assert "you threw" not in watcher.locator(".log").inner_text()
+    seat_of = {"host": 0, "guest": 1}
+    public = views_by_step(watched)
+    public_events = {event_key(e) for f in watched for e in f.get("events", [])}
+    for who, received in frames.items():
+        seat = seat_of[who]
+        for step, view in views_by_step(received).items():
+            assert view["seat"] == seat
+            if view.get("your_dice") is not None:
+                assert view["roller"] == seat, f"{who} saw dice under another's mug at {step}"
+            if step in public:
+                assert without_own(view) == without_own(public[step]), f"{who}, step {step}"
+        for frame in received:
+            for event in frame.get("events", []):
+                # an event the watcher never got is private: it must be this seat's own
+                if event_key(event) not in public_events:
+                    assert event.get("seat") == seat, f"{who} got another seat's secret: {event}"
+        # the log on the page tells only this seat's own secret throws
+        private = [
+            e
+            for f in received
+            for e in f.get("events", [])
+            if e["type"] == "throw" and event_key(e) not in public_events
+        ]
+        shown = pages[who].locator(".log li", has_text="you threw").count()
+        assert shown == len(private) > 0
+
+
+OWN_THROW = """() => {
+    const screen = window.dicehall.screen;
+    return screen.view.roller === screen.seat && Array.isArray(screen.view.your_dice);
+}"""
+
+
+def views_by_step(frames: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    return {f["step"]: f["view"] for f in frames if f["type"] in ("welcome", "update")}
+
+
+def without_own(view: dict[str, Any]) -> dict[str, Any]:
+    """A view less what differs by viewer: who is looking, and one's own dice."""
+    return {k: v for k, v in view.items() if k not in ("seat", "your_dice")}
+
+
+def event_key(event: dict[str, Any]) -> str:
+    return repr(sorted(event.items()))
+
+
+@pytest.mark.skipif("kariki" not in game_ids(), reason="Kariki is not installed")
+def test_reconnects_after_a_dropped_connection(server: str, new_page: Any) -> None:
+    page: Page = new_page(375, 812)  # a phone-width screen
+    table_id = create_table(page, server, "kariki", seats=3)
+    page.wait_for_function("() => document.querySelector('button.action:not([disabled])')")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the table is {width} px wide on a 375 px screen"
+    screenshot(page, "kariki-phone")
+
+    page.evaluate("window.dicehall.screen.connection.drop()")
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("reconnecting")
+    expect(notice).to_contain_text("Reconnected")
+    # play goes on, from the keyboard: key 1 takes the first offered action
+    log = page.locator(".log li")
+    before = log.count()
+    page.wait_for_function("() => document.querySelector('button.action:not([disabled])')")
+    page.keyboard.press("1")
+    page.wait_for_function(f"() => document.querySelectorAll('.log li').length > {before}")
+
+    # a reload resumes the seat from the token kept in localStorage
+    page.reload()
+    expect(page.locator(".table-title")).to_contain_text("you are Ann")
+    play_until_over(page, random.Random(3))
+    assert page.url.endswith(f"/#/table/{table_id}")
