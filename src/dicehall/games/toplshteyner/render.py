@@ -9,17 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dicehall.core import View
-from dicehall.games.toplshteyner.rules import DOUBLE_NAMES, MAX_LIVES
-
-END_WORDS = {
-    "point": "made the point",
-    "saving_grace": "was saved by Saving Grace",
-    "second_snake_eyes": "was saved by a second Snake Eyes",
-    "seven": "threw a seven",
-    "trick_sixes": "ended the turn with Trick Sixes",
-    "out": "went out",
-    "over": "ended the game",
-}
+from dicehall.games.toplshteyner.rules import DOUBLE_NAMES, MAX_LIVES, TURN_END_WORDS
 
 
 def hearts(lives: int) -> Text:
@@ -51,8 +41,8 @@ def render_view(view: View, names: Sequence[str]) -> Group:
     stake = view["stake"]
     lines.append(Text(f"Pot: {view['pot']} stake(s) = {view['pot'] * stake}", style="bold"))
     last = view["last_turn"]
-    if last is not None and last["end"] in END_WORDS:
-        lines.append(Text(f"Last turn: {names[last['seat']]} {END_WORDS[last['end']]}."))
+    if last is not None and last["end"] in TURN_END_WORDS:
+        lines.append(Text(f"Last turn: {names[last['seat']]} {TURN_END_WORDS[last['end']]}."))
     if view["rolloff"] is not None:
         rolloff = view["rolloff"]
         thrown = ", ".join(

@@ -71,6 +71,17 @@ DECLINE_LIFE: Action = {"type": "decline"}
 BUY_CHOICES: tuple[Action, ...] = (BUY_LIFE, DECLINE_LIFE)
 ELECT_SEAT: tuple[Action, ...] = tuple({"type": "elect", "seat": s} for s in range(8))
 
+TURN_END_WORDS = {
+    "point": "made the point",
+    "saving_grace": "was saved by Saving Grace",
+    "second_snake_eyes": "was saved by a second Snake Eyes",
+    "seven": "threw a seven",
+    "trick_sixes": "ended the turn with Trick Sixes",
+    "out": "went out",
+    "over": "ended the game",
+}
+"""How each `last_turn["end"]` reads after the roller's name."""
+
 DOUBLE_NAMES = {
     1: "Snake Eyes",
     2: "Saving Grace",
@@ -395,7 +406,10 @@ class ToplshteynerState(State):
             nxt = (nxt + 1) % n
         self.roller = nxt
         if self.log is not None:
-            self.emit("turn", f"turn ends ({why}); seat {nxt} throws", seat=nxt, end=why)
+            words = TURN_END_WORDS[why]
+            self.emit(
+                "turn", f"seat {self.last_turn_seat} {words}; seat {nxt} throws", seat=nxt, end=why
+            )
 
     def _rolloff(self, face: int) -> None:
         faces = self.rolloff_faces
