@@ -556,3 +556,23 @@ def test_the_documented_example_replays() -> None:
     data = json.loads(path.read_text())
     state = replay(data)
     assert state.is_over() and state.result().to_json() == data["result"]
+
+
+def test_C6_no_seat_ever_sees_dice_that_were_not_shown() -> None:
+    """Over whole games, another's 2d6 reach a seat only at a showdown (D2, D7, D8)."""
+    import random
+
+    from dicehall.core import RandomDice, make_bots
+
+    game = TaoDice(4, {"length": "single"})
+    for seed in range(5):
+        t = Table(game, RandomDice(seed))
+        t.play(make_bots(game, ["random"], random.Random(seed)))
+        assert t.state.log is not None
+        for event in t.state.log:
+            if event.type == "dice":
+                assert event.to == frozenset({event.data["seat"]})
+            elif event.type == "showdown":
+                assert event.to is None
+            else:
+                assert "dice" not in event.data and "players" not in event.data
