@@ -320,7 +320,18 @@ def test_P8_election_only_of_another_player_still_in() -> None:
             t.act(0, bad)
     with pytest.raises(IllegalActionError):
         t.act(1, elect(3))
+    with pytest.raises(IllegalActionError, match=r"seat 2 is out \(P10\)"):
+        t.act(0, elect(2))
+    with pytest.raises(IllegalActionError, match="another player, not themself"):
+        t.act(0, elect(0))
     assert state.view(None) == before
+
+
+def test_P8_a_timeout_elects_the_next_player() -> None:
+    t = table(3, first=1)
+    state = throw(t, [5, 5])
+    t.timeout(1)
+    assert state.lives == [3, 3, 2]
 
 
 def test_P8_P10_high_fives_takes_the_last_life_in_a_two_player_game() -> None:
@@ -364,6 +375,17 @@ def test_P9_trick_sixes_at_three_lives_declining() -> None:
     assert state.lives == [3, 3]
     assert state.pot == 0
     assert state.view(None)["phase"] == "turn"
+
+
+def test_P9_a_timeout_keeps_three_lives() -> None:
+    t = table(2)
+    state = throw(t, [6, 6])
+    with pytest.raises(IllegalActionError, match="buy a fourth life or decline"):
+        t.act(0, elect(1))
+    t.timeout(0)
+    assert state.lives == [3, 3]
+    assert state.pot == 0
+    assert t.steps[-1] == {"seat": 0, "timeout": True}
 
 
 def test_P9_trick_sixes_below_three_takes_a_life_back_from_the_pot() -> None:

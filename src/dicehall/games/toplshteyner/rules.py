@@ -262,7 +262,7 @@ class ToplshteynerState(State):
     def _apply(self, seat: int, action: Action) -> None:
         if self.phase == ELECT:
             self.phase = TURN
-            self._elect(action["seat"])
+            self._elect(int(action["seat"]))
             return
         if action is BUY_LIFE or action["type"] == "buy":
             self.lives[seat] += 1
