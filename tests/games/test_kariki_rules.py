@@ -563,3 +563,16 @@ def test_C6_dice_under_the_mug_are_seen_only_by_their_thrower() -> None:
     for seat in (None, 0, 1, 2):
         assert table.state.view(seat)["last_shown"]["dice"] == [2, 5]
     assert all(e.get("dice") != [6, 4] for e in table.state.events_for(None))
+
+
+def test_throws_are_checked_on_the_fast_path_too() -> None:
+    from dicehall.core import ChanceError
+
+    state = make_game("kariki", 2).new_state()
+    for bad in [(True,), (0,), (7,), (1, 2), ("1",)]:
+        with pytest.raises(ChanceError):
+            state.apply_chance(bad)
+    table = start(2, [[2, 3]])
+    with pytest.raises(ChanceError, match="no throw is due"):
+        table.state.apply_chance((1, 1))
+    assert table.state.view(0)["your_dice"] == [2, 3]
