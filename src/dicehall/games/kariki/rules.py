@@ -18,8 +18,10 @@ Interpretations where the rulings leave room:
   roller looks, takes the berry and the dice are never shown (C6).
 - Several players reaching five berries at once (a third crown) decide on
   the emergency berry (K9) one by one in the order of play from the roller.
-  Its price is the pot at the moment of buying; purses may go negative (a
-  player pays from their pocket).
+  Its price is the pot at the moment of buying, paid from the pocket (no
+  purse limit).
+- Dice that a pull or a Kariki never showed stay hidden for good, also after
+  the game (C6); a roller who rolls higher never sees the dice taken over.
 - Turn timers (K8) belong to the table (an online table's turn timer, off
   by default). When one runs out the seat gets a slash first (option
   `slashes`, on by default); if that makes its fifth berry it goes out (the
@@ -28,6 +30,9 @@ Interpretations where the rulings leave room:
   direction left; claim the truth if legal, else the lowest legal rank; pass
   when allowed, else pull; decline the emergency berry. With `slashes` off a
   timeout only makes that default move.
+
+Result: the last player in wins; each seat's net is what it won (the pot,
+for the winner) minus all it paid (buy-in and emergency berries), in stakes.
 
 View keys (`view(seat)`), all public unless said:
 
