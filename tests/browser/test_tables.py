@@ -43,8 +43,8 @@ def test_a_full_game_against_bots(server: str, new_page: Any, game: str) -> None
     page.wait_for_function(MY_TURN_OR_OVER)
     if not page.evaluate(GAME_OVER):
         page.locator(".odds summary").click()
-        expect(page.locator(".odds-body")).not_to_contain_text("Working out", timeout=15_000)
-        expect(page.locator(".odds-body")).not_to_be_empty()
+        answer = page.locator(".odds-body .odds-table, .odds-body .no-odds")
+        expect(answer.first).to_be_visible(timeout=15_000)
     screenshot(page, f"{game}-in-play")
 
     play_until_over(page, rng)
@@ -74,6 +74,12 @@ def test_a_full_game_against_bots(server: str, new_page: Any, game: str) -> None
     expect(counter).to_have_text(re.compile(r"^Step 2 of"))
     if screenshot_lobby:
         screenshot(page, "replay")
+        # a rematch seats the host at a new table of the same game
+        page.click("text=Back to the table")
+        page.click("text=Rematch")
+        page.wait_for_url(re.compile(r"#/table/(?!" + re.escape(table_id) + r"$)"))
+        expect(page.locator(".table-title")).to_contain_text("you are Ann")
+        page.wait_for_selector(f".felt.game-{game}")
 
 
 @pytest.mark.skipif("kariki" not in game_ids(), reason="Kariki is not installed")
@@ -174,6 +180,12 @@ def test_reconnects_after_a_dropped_connection(server: str, new_page: Any) -> No
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the table is {width} px wide on a 375 px screen"
     screenshot(page, "kariki-phone")
+
+    # an error from the server is shown plainly, and the table stays usable
+    page.evaluate(
+        "window.dicehall.screen.connection.send({type: 'action', action: {type: 'nonsense'}})"
+    )
+    expect(page.locator(".moves .error")).to_contain_text("nonsense")
 
     page.evaluate("window.dicehall.screen.connection.drop()")
     notice = page.locator("#notice")

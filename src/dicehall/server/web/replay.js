@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { anyDie } from "./dice.js";
 import { h, mount, seatName, words } from "./dom.js";
+import { describeAction } from "./games/index.js";
 import { gameTitle } from "./table.js";
 
 export function showReplay(main, tableId) {
@@ -27,7 +28,7 @@ function drawReplay(box, tableId, data) {
   const prev = h("button", { type: "button", onclick: () => go(at - 1), "aria-keyshortcuts": "ArrowLeft" }, "← Previous");
   const next = h("button", { type: "button", class: "primary", onclick: () => go(at + 1), "aria-keyshortcuts": "ArrowRight" }, "Next →");
   const list = h("ol", { class: "replay-list" }, steps.map((step, i) => h("li", {},
-    h("button", { type: "button", class: "link", onclick: () => go(i) }, stepText(step, names)))));
+    h("button", { type: "button", class: "link", onclick: () => go(i) }, stepText(step, names, data.game)))));
 
   function go(i) {
     at = Math.max(0, Math.min(steps.length - 1, i));
@@ -37,7 +38,7 @@ function drawReplay(box, tableId, data) {
     next.disabled = at === steps.length - 1;
     mount(current,
       step && step.chance ? h("div", { class: "dice-row" }, step.chance.map((f) => anyDie(f, { size: 48 }))) : null,
-      h("p", { class: "replay-text" }, step ? stepText(step, names) : "No steps."));
+      h("p", { class: "replay-text" }, step ? stepText(step, names, data.game) : "No steps."));
     [...list.children].forEach((li, k) => li.classList.toggle("here", k === at));
     const here = list.children[at];
     if (here) here.scrollIntoView({ block: "nearest" });
@@ -66,11 +67,13 @@ function drawReplay(box, tableId, data) {
 }
 
 /** One transcript step in words. */
-function stepText(step, names) {
+function stepText(step, names, game) {
   if (step.chance) return `Throw: ${step.chance.join(", ")}`;
   const who = seatName(names, step.seat);
   if (step.timeout) return `${who}'s time ran out`;
   const action = step.action || {};
+  const said = describeAction(game, action, (seat) => seatName(names, seat));
+  if (said) return `${who} ${said}`;
   const rest = Object.entries(action).filter(([k]) => k !== "type").map(([k, v]) => `${words(k)} ${Array.isArray(v) ? v.join("+") : v}`);
   return `${who}: ${words(action.type)}${rest.length ? ` (${rest.join(", ")})` : ""}`;
 }

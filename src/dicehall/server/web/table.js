@@ -209,7 +209,7 @@ export class TableScreen {
       dataset: { index: i },
       "aria-keyshortcuts": i < 9 ? String(i + 1) : undefined,
       onclick: () => this.act(i),
-    }, i < 9 ? h("kbd", { "aria-hidden": "true" }, String(i + 1)) : null, entry.label)) : []);
+    }, i < 9 ? h("kbd", { "aria-hidden": "true" }, String(i + 1)) : null, this.named(entry.label))) : []);
     this.drawTimer();
   }
 
@@ -254,7 +254,7 @@ export class TableScreen {
 
   drawAdvice(table) {
     if (!table) {
-      mount(this.oddsBody, h("p", { class: "muted" }, this.legal.length ? "No odds for this position." : "Odds appear when it is your turn."));
+      mount(this.oddsBody, h("p", { class: "muted no-odds" }, this.legal.length ? "No odds for this position." : "Odds appear when it is your turn."));
       return;
     }
     mount(this.oddsBody,
@@ -299,11 +299,10 @@ export class TableScreen {
       return;
     }
     if (this.adviceStep === this.step) return;
+    mount(this.oddsBody, h("p", { class: "muted" }, "Working out the odds…"));
     this.adviceTimer = setTimeout(() => {
       if (!this.legal.length || this.adviceStep === this.step) return;
-      if (!this.connection.send({ type: "advice" })) return;
-      this.adviceStep = this.step;
-      mount(this.oddsBody, h("p", { class: "muted" }, "Working out the odds…"));
+      if (this.connection.send({ type: "advice" })) this.adviceStep = this.step;
     }, 250);
   }
 

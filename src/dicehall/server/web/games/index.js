@@ -2,10 +2,10 @@
 
 import { h } from "../dom.js";
 import { allFields, genericPanel } from "./common.js";
-import { drawKariki } from "./kariki.js";
-import { drawTao } from "./tao.js";
-import { drawTepiiku } from "./tepiiku.js";
-import { drawToplshteyner } from "./toplshteyner.js";
+import { describeKariki, drawKariki } from "./kariki.js";
+import { describeTao, drawTao } from "./tao.js";
+import { describeTepiiku, drawTepiiku } from "./tepiiku.js";
+import { describeToplshteyner, drawToplshteyner } from "./toplshteyner.js";
 
 const DRAWERS = {
   kariki: drawKariki,
@@ -13,6 +13,19 @@ const DRAWERS = {
   toplshteyner: drawToplshteyner,
   tao: drawTao,
 };
+
+const DESCRIBERS = {
+  kariki: describeKariki,
+  tepiiku: describeTepiiku,
+  toplshteyner: describeToplshteyner,
+  tao: describeTao,
+};
+
+/** An action in words (the replay has actions without the server's labels), or null. */
+export function describeAction(game, action, name) {
+  const describe = DESCRIBERS[game];
+  return describe ? describe(action, name) : null;
+}
 
 /** The board for a view. A drawing that trips on an unexpected view falls back to the panel. */
 export function renderBoard(view, ctx) {

@@ -114,3 +114,21 @@ function stinker() {
     s("ellipse", { cx: 20, cy: 19, rx: 7, ry: 4.5 }), s("path", { d: "M20 15 q4 -6 0 -10", class: "swirl" }),
     s("path", { d: "M6 12 q-3 -4 0 -8 M34 12 q3 -4 0 -8", class: "stink" }));
 }
+
+const RANK_WORDS = {
+  4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine", 10: "Ten", 11: "Eleven",
+  "1-1": "Double Ones", "2-2": "Double Deuces", "3-3": "Double Threes",
+  "4-4": "Double Fours", "5-5": "Double Fives", "6-6": "Double Sixes",
+};
+
+/** A Kariki action in words, for the replay: "claims Double Fives". */
+export function describeKariki(action) {
+  switch (action.type) {
+    case "direction": return `sends play ${action.way}`;
+    case "claim": return `claims ${RANK_WORDS[action.rank] || action.rank}`;
+    case "roll": return "rolls higher";
+    case "pull": return "pulls the mug";
+    case "pass": return "passes";
+    default: return null;
+  }
+}

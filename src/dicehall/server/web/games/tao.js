@@ -72,3 +72,16 @@ function showdown(sd, name) {
     h("ul", { class: "inline-list" }, sd.players.map((p) => h("li", { class: (sd.top || []).includes(p.seat) ? "top" : "" },
       h("strong", {}, name(p.seat)), " ", (p.dice || []).map((f) => d6(f, { size: 24 })), " + ", d12(p.d12, { size: 28 }), ` = ${p.total}`))));
 }
+
+/** A Tao Dice action in words, for the replay. */
+export function describeTao(action) {
+  const white = action.white ? ` with ${action.white} white` : "";
+  switch (action.type) {
+    case "ante": return `antes${white}`;
+    case "raise": return `raises${white}`;
+    case "call": return `calls${white}`;
+    case "pass": return "passes";
+    case "fold": return "folds";
+    default: return null;
+  }
+}

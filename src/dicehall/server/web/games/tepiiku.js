@@ -61,3 +61,13 @@ function lastText(last, name) {
   const after = last.after ?? last.to;
   return `${name(last.seat)} rerolled ${before} → ${after}: ${kinds[last.kind] || last.kind}`;
 }
+
+/** A Tepiiku action in words, for the replay. */
+export function describeTepiiku(action) {
+  switch (action.type) {
+    case "thumbs": return action.up ? "thumbs up" : "thumbs down";
+    case "pay": return "pays the pot";
+    case "reroll": return `rerolls die ${(action.dice || []).map((i) => i + 1).join(" and ")}`;
+    default: return null;
+  }
+}

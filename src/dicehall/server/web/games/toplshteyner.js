@@ -64,3 +64,13 @@ export function drawToplshteyner(view, ctx) {
       Array.from({ length: Math.max(lives, 3) }, (_, i) => h("span", { class: i < lives ? "heart" : "heart lost", "aria-hidden": "true" }, "♥"))),
     h("small", { class: "muted" }, `paid ${view.paid ? view.paid[seat] : 0} · back ${view.reclaimed ? view.reclaimed[seat] : 0}`)))));
 }
+
+/** A Toplshteyner action in words, for the replay. */
+export function describeToplshteyner(action, name) {
+  switch (action.type) {
+    case "elect": return `elects ${name(action.seat)} to lose a life`;
+    case "buy": return "buys a fourth life";
+    case "decline": return "keeps three lives";
+    default: return null;
+  }
+}
