@@ -42,16 +42,23 @@ def outcomes(dice: Throw) -> Iterator[tuple[Faces, Fraction]]:
         yield faces, p
 
 
-def check_faces(dice: Throw, faces: Sequence[object]) -> Faces:
-    """Validate faces (e.g. from a transcript) against the dice; return them as a tuple."""
-    if isinstance(faces, (str, bytes)) or not isinstance(faces, Sequence):
-        raise ChanceError(f"a throw's outcome is a list of faces, got {faces!r}")
+def check_faces(dice: Throw, faces: object) -> Faces:
+    """Validate faces (e.g. from a transcript) against the dice; return them as a tuple.
+
+    Cheap for the usual case, a tuple of valid faces, since every chance step
+    of every playout passes through here.
+    """
+    if type(faces) is not tuple:
+        if isinstance(faces, (str, bytes)) or not isinstance(faces, Sequence):
+            raise ChanceError(f"a throw's outcome is a list of faces, got {faces!r}")
+        faces = tuple(faces)
     if len(faces) != len(dice):
         raise ChanceError(f"this throw has {len(dice)} dice, got {len(faces)} faces: {list(faces)}")
-    for i, (face, die) in enumerate(zip(faces, dice, strict=True)):
-        if isinstance(face, bool) or face not in die:
+    for i, die in enumerate(dice):
+        face = faces[i]
+        if face.__class__ is bool or face not in die:
             raise ChanceError(f"die {i} has faces {list(die)}, got {face!r}")
-    return tuple(faces)  # type: ignore[arg-type]
+    return faces
 
 
 class DiceSource(Protocol):
