@@ -1,2 +1,3 @@
 """dicehall: hidden-information dice games to play, study and learn."""
+
 __version__ = "0.1.0"
