@@ -15,6 +15,9 @@ $(STAMP): pyproject.toml
 play: $(STAMP)  ## A game of Kariki in the terminal against bots
 	$(BIN)/dicehall play kariki
 
+serve: $(STAMP)  ## Online tables and the browser page, on SQLite under data/
+	$(BIN)/dicehall serve
+
 test: lint typecheck pytest  ## ruff, mypy and pytest
 
 lint: $(STAMP)
