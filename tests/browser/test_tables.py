@@ -92,6 +92,9 @@ def test_two_players_never_see_each_others_dice(server: str, new_page: Any) -> N
 
     table_id = create_table(host, server, "kariki", seats=3, people=2, name="Ann")
     room = host.locator(".room-code").inner_text()
+    expect(host.locator(".prompt")).to_contain_text("Waiting for players")
+    expect(host.locator("#invite-link")).to_have_value(re.compile(f"#/room/{room}$"))
+    screenshot(host, "kariki-waiting")
     # the guest comes in by the room code, through the lobby's join form
     guest.goto(f"{server}/")
     guest.fill("#room-code", room)
@@ -112,9 +115,9 @@ def test_two_players_never_see_each_others_dice(server: str, new_page: Any) -> N
         moved = False
         for page in pages.values():
             # dice under the mug show only on the page of the seat that threw them
-            if page.locator(".secret").count():
-                secrets_seen += 1
-                assert page.evaluate(OWN_THROW), "a page shows dice it did not throw"
+            shown = page.evaluate(OWN_THROW)
+            assert shown is not False, "a page shows dice it did not throw"
+            secrets_seen += bool(shown)
             moved = click_random_action(page, rng) or moved
         assert watcher.locator(".secret").count() == 0
         host.wait_for_timeout(PAUSE_MS if moved else 20)
@@ -154,6 +157,8 @@ def test_two_players_never_see_each_others_dice(server: str, new_page: Any) -> N
 
 
 OWN_THROW = """() => {
+    // null: no dice under the mug on show; else whether they are this seat's own throw
+    if (!document.querySelector('.secret')) return null;
     const screen = window.dicehall.screen;
     return screen.view.roller === screen.seat && Array.isArray(screen.view.your_dice);
 }"""
@@ -203,3 +208,12 @@ def test_reconnects_after_a_dropped_connection(server: str, new_page: Any) -> No
     expect(page.locator(".table-title")).to_contain_text("you are Ann")
     play_until_over(page, random.Random(3))
     assert page.url.endswith(f"/#/table/{table_id}")
+
+    # a token the server does not know is dropped, and the page watches instead
+    page.evaluate(
+        f"localStorage.setItem('dicehall.seat.{table_id}', "
+        "JSON.stringify({seat: 0, token: 'not-a-real-token'}))"
+    )
+    page.reload()
+    expect(page.locator(".table-title")).to_contain_text("watching")
+    expect(page.locator("#notice")).to_contain_text("watching instead")

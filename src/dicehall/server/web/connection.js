@@ -36,6 +36,7 @@ export class TableConnection {
       } catch {
         return;
       }
+      if (msg.type === "error") this.lastError = msg.message;
       if (msg.type === "welcome" && this.dropped) {
         this.dropped = false;
         this.onStatus("reconnected");
@@ -44,8 +45,8 @@ export class TableConnection {
     });
     socket.addEventListener("close", (event) => {
       if (this.closed || socket !== this.socket) return;
-      if (event.code === 4404 || event.code === 4403 || event.code === 1008) {
-        this.onStatus(`refused:${event.reason || "the server refused this connection"}`);
+      if (event.code === 4404 || event.code === 4403) {
+        this.onStatus(`refused:${event.code}:${this.lastError || event.reason || "the server refused this connection"}`);
         return;
       }
       this.dropped = true;

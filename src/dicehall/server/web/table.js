@@ -28,7 +28,12 @@ export class TableScreen {
     document.addEventListener("keydown", this.keys);
     this.clock = setInterval(() => this.drawTimer(), 500);
     api.table(tableId).then((t) => this.setSummary(t)).catch((e) => this.showError(e.message));
-    this.connection = new TableConnection(tableId, this.held && this.held.token, {
+    this.connect();
+  }
+
+  /** Open the table's socket: with this browser's seat token, or to watch. */
+  connect() {
+    this.connection = new TableConnection(this.tableId, this.held && this.held.token, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status) => this.onStatus(status),
     });
@@ -112,9 +117,17 @@ export class TableScreen {
     if (status === "reconnecting") notify("Connection lost: reconnecting…", "warn");
     else if (status === "reconnected") notify("Reconnected.", "ok");
     else if (status.startsWith("refused:")) {
-      const reason = status.slice("refused:".length);
-      if (this.held) forgetSeat(this.tableId);
-      this.showError(`The server refused this table: ${reason}`);
+      const [, code, ...rest] = status.split(":");
+      const reason = rest.join(":");
+      if (code === "4403" && this.held) {
+        // the seat token is not (or no longer) good here: forget it and watch instead
+        forgetSeat(this.tableId);
+        this.held = null;
+        notify(`Your seat was not recognised (${reason}); watching instead.`, "warn");
+        this.connect();
+      } else {
+        this.showError(`The server refused this table: ${reason}`);
+      }
     }
   }
 
@@ -202,6 +215,17 @@ export class TableScreen {
     else if (this.actors && this.actors.length) {
       this.prompt.textContent = `Waiting for ${this.actors.map((s) => seatName(this.names, s)).join(", ")}…`;
     } else this.prompt.textContent = "Throwing…";
+    if (this.status === "waiting" && this.held) {
+      const room = (this.summary && this.summary.room) || this.held.room;
+      const link = `${location.origin}${location.pathname}#/room/${room}`;
+      mount(this.actions, h("div", { class: "invite" },
+        h("label", { for: "invite-link" }, "Send this link to your friends:"),
+        h("div", { class: "row" },
+          h("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+          h("button", { type: "button", class: "primary", onclick: () => this.copyInvite(room) }, "Copy"))));
+      this.drawTimer();
+      return;
+    }
     mount(this.actions, mine ? this.legal.map((entry, i) => h("button", {
       type: "button",
       class: "action",
