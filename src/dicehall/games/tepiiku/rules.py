@@ -41,8 +41,8 @@ View keys (``view(seat)``; ``seat`` None is a spectator):
     choices     per seat: a committed tie reroll (die indices), shown only to
                 its own seat until all tied seats are in, or null
     tied        seats that must reroll in the ties phase
-    roles       {"fish", "middle", "hook"} seats, or null while scores tie or
-                are hidden (T7)
+    roles       {"fish", "middle", "hook"} seats in the fish phase, and in the
+                forced phase the roles the tie interrupted; null otherwise (T7)
     forced      the seat that must reroll after a tie (T8), or null
     rerolling   pending rerolls as [{"seat", "dice"}], in throwing order
     last        the last thing that settled: a reroll outcome
@@ -286,11 +286,14 @@ class TepiikuState(State):
             self._commit_thumbs(seat, bool(action["up"]))
         elif kind == "pay":
             self._pay(self.pot)
-        elif self.phase == TIES:
-            self._commit_tie_reroll(seat, tuple(action["dice"]))
-        else:  # the Fish's reroll (T7) or a forced one (T8)
+        else:
+            # Legal actions match by equality, so a client's 0.0 or True may stand for an index.
+            dice = tuple(map(int, action["dice"]))
+            if self.phase == TIES:
+                self._commit_tie_reroll(seat, dice)
+                return
+            # the Fish's reroll (T7) or a forced one (T8)
             self.score_before = self.scores[seat]
-            dice = tuple(action["dice"])
             self.pending = [(seat, dice)]
             self.emit("reroll", f"Seat {seat} rerolls {_dice_words(dice)}", seat=seat, dice=dice)
 
