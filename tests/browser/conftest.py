@@ -2,7 +2,8 @@
 
 The server runs on 127.0.0.1 with a free port and a temporary SQLite file; tables are made with
 bot pace "instant" (bot delay 0). Chromium is Debian's (/usr/bin/chromium): Playwright never
-downloads a browser here. Without it every browser test is skipped, with the reason said.
+downloads a browser here. Without it every browser test is skipped, with the reason said
+(each test module checks CHROMIUM at import).
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("DICEHALL_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -33,10 +35,7 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
-if not CHROMIUM.exists():
-    pytest.skip(f"Chromium not found at {CHROMIUM}: browser tests skipped", allow_module_level=True)
-
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+NO_CHROMIUM = f"Chromium not found at {CHROMIUM}: browser tests skipped"
 
 SERVE = (
     "import sys; from dicehall.server.commands import serve; "

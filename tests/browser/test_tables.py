@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from dicehall.games import game_ids
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, screenshot
 from tests.browser.helpers import (
     GAME_OVER,
     MY_TURN_OR_OVER,
@@ -20,6 +20,9 @@ from tests.browser.helpers import (
     play_until_over,
     record_frames,
 )
+
+if not CHROMIUM.exists():
+    pytest.skip(NO_CHROMIUM, allow_module_level=True)
 
 pytestmark = pytest.mark.browser
 
