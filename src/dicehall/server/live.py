@@ -54,6 +54,7 @@ class LiveTable:
         self.store = store
         self.seed = bytes.fromhex(record.seed)
         self.steps: list[dict[str, Any]] = []
+        self.stored_status = record.status
         self.state: State = game.new_state(record=True)
         self.dice = CommittedDice(self.seed)
         self.listeners: set[Listener] = set()
@@ -156,7 +157,7 @@ class LiveTable:
         if name is not None:
             player["name"] = name
         status = PLAYING if not any(self._unclaimed()) else WAITING
-        self.store.save_players(self.id, self.record.players, self.record.status)
+        self.store.save_players(self.id, self.record.players, self.stored_status)
         self.notify_seats()
         if status == PLAYING and self.record.status == WAITING:
             self.start()
@@ -211,10 +212,12 @@ class LiveTable:
         if state.is_over():
             self.record.status = OVER
         try:
-            self.store.append(self.id, first, self.steps[first:], self.record.status)
+            changed = self.record.status if self.record.status != self.stored_status else None
+            self.store.append(self.id, first, self.steps[first:], changed)
+            self.stored_status = self.record.status
         except Exception as e:
             log.exception("table %s: could not store steps from %d", self.id, first)
-            self.record.status = PLAYING
+            self.record.status = self.stored_status
             self.replay(self.steps[:first])
             raise SaveError("the server could not save that move; please try again") from e
         self._plan(mover)

@@ -23,6 +23,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -59,6 +60,13 @@ steps = Table(
     Column("idx", Integer, primary_key=True),
     Column("step", JSON, nullable=False),
 )
+
+
+# built once: SQLAlchemy caches their compiled form, which keeps a step's write cheap
+_insert_steps = insert(steps).values(
+    table_id=bindparam("t"), idx=bindparam("i"), step=bindparam("s")
+)
+_set_status = update(tables).where(tables.c.id == bindparam("t")).values(status=bindparam("status"))
 
 
 @dataclass
@@ -107,18 +115,16 @@ class Store:
                 update(tables).where(tables.c.id == table_id).values(players=players, status=status)
             )
 
-    def append(self, table_id: str, first: int, new_steps: list[Any], status: str) -> None:
-        """Steps number first, first+1, ... and the table's status, atomically."""
+    def append(self, table_id: str, first: int, new_steps: list[Any], status: str | None) -> None:
+        """Steps number first, first+1, ... and, if given, the table's new status, atomically."""
         with self.engine.begin() as db:
             if new_steps:
                 db.execute(
-                    insert(steps),
-                    [
-                        {"table_id": table_id, "idx": first + i, "step": s}
-                        for i, s in enumerate(new_steps)
-                    ],
+                    _insert_steps,
+                    [{"t": table_id, "i": first + i, "s": s} for i, s in enumerate(new_steps)],
                 )
-            db.execute(update(tables).where(tables.c.id == table_id).values(status=status))
+            if status is not None:
+                db.execute(_set_status, {"t": table_id, "status": status})
 
     def get(self, table_id: str) -> TableRecord | None:
         with self.engine.connect() as db:
@@ -168,7 +174,7 @@ def _engine(url: str) -> Engine:
         cursor = dbapi_connection.cursor()
         if not memory:
             cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 

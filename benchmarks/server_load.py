@@ -1,0 +1,201 @@
+"""Load test of the game server over real WebSockets, on loopback only.
+
+Starts a server (its own process, a fresh SQLite file in a temporary folder)
+on 127.0.0.1, opens tables of human seats played by simulated clients that
+answer every turn at once with a random legal action, plays whole games
+(each table rematches when a game ends) for a bounded time, and prints moves
+per second and the latency from an action to each seat's update.
+
+Clients think for --think-ms on average (uniform between half and one and a
+half times it) before each action, as people do; --think-ms 0 answers at once
+and measures the most moves the server can take (latency is then mostly the
+queue of all the other tables' moves).
+
+    .venv/bin/python benchmarks/server_load.py --seats 500 --seconds 30
+    .venv/bin/python benchmarks/server_load.py --seats 500 --seconds 30 --think-ms 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+HOST = "127.0.0.1"
+
+SERVER = """
+import sys, uvicorn
+from dicehall.server import create_app
+app = create_app(sys.argv[1], rate=200.0, burst=400)
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.moves = 0
+        self.games = 0
+        self.errors = 0
+        self.latencies: list[float] = []
+
+
+class Table:
+    """One table's seats; `sent` holds when the first action at each step was sent."""
+
+    def __init__(self, table_id: str, tokens: dict[int, str]) -> None:
+        self.table_id = table_id
+        self.tokens = tokens
+        self.sent: dict[int, float] = {}
+
+
+async def open_table(http: httpx.AsyncClient, game: str, seats: int) -> Table:
+    r = await http.post("/api/tables", json={"game": game, "seats": seats, "bot_delay_ms": 0})
+    r.raise_for_status()
+    made = r.json()
+    tokens = {made["seat"]: made["token"]}
+    for _ in range(seats - 1):
+        joined = (await http.post(f"/api/tables/{made['table_id']}/join", json={})).json()
+        tokens[joined["seat"]] = joined["token"]
+    return Table(made["table_id"], tokens)
+
+
+async def play_seat(
+    ws: ClientConnection, table: Table, stats: Stats, rng: random.Random, stop: float, think: float
+) -> None:
+    """Answer every turn of one seat until the game is over or time is up."""
+    async for raw in ws:
+        now = time.perf_counter()
+        m = json.loads(raw)
+        kind = m["type"]
+        if kind == "over":
+            return
+        if kind == "error":
+            stats.errors += 1
+            continue
+        if kind not in ("welcome", "update"):
+            continue
+        if kind == "update" and m["from_step"] in table.sent:
+            stats.latencies.append(now - table.sent[m["from_step"]])
+        if m["legal"] and m["status"] == "playing" and now < stop:
+            if think:
+                await asyncio.sleep(think * (0.5 + rng.random()))
+            action = rng.choice(m["legal"])["action"]
+            table.sent.setdefault(m["step"], time.perf_counter())
+            await ws.send(json.dumps({"type": "action", "action": action}))
+            stats.moves += 1
+        elif now >= stop:
+            return
+
+
+async def run_table(
+    base: str,
+    http: httpx.AsyncClient,
+    table: Table,
+    stats: Stats,
+    seed: int,
+    stop: float,
+    think: float,
+) -> None:
+    rng = random.Random(seed)
+    while time.perf_counter() < stop:
+        url = f"ws://{base}/ws/tables/{table.table_id}"
+        sockets = [await connect(f"{url}?token={t}") for t in table.tokens.values()]
+        try:
+            await asyncio.gather(*(play_seat(ws, table, stats, rng, stop, think) for ws in sockets))
+        finally:
+            for ws in sockets:
+                await ws.close()
+        if time.perf_counter() >= stop:
+            return
+        stats.games += 1
+        tokens = {}
+        for token in table.tokens.values():
+            r = await http.post(
+                f"/api/tables/{table.table_id}/rematch", headers={"X-Seat-Token": token}
+            )
+            tokens[r.json()["seat"]] = r.json()["token"]
+            new_id = r.json()["table_id"]
+        table = Table(new_id, tokens)
+
+
+def wait_for_server(base: str, deadline: float) -> None:
+    while time.time() < deadline:
+        try:
+            httpx.get(f"http://{base}/api/games", timeout=1).raise_for_status()
+            return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise SystemExit("the server did not start")
+
+
+async def load(
+    base: str, game: str, tables: int, seats: int, seconds: float, think: float
+) -> Stats:
+    stats = Stats()
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=30) as http:
+        made = [await open_table(http, game, seats) for _ in range(tables)]
+        stop = time.perf_counter() + seconds
+        await asyncio.gather(
+            *(run_table(base, http, t, stats, i, stop, think) for i, t in enumerate(made))
+        )
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seats", type=int, default=500, help="concurrent human seats")
+    parser.add_argument("--per-table", type=int, default=4, help="seats at each table")
+    parser.add_argument("--game", default="kariki")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long to play")
+    parser.add_argument("--think-ms", type=float, default=1000.0, help="mean time to act")
+    args = parser.parse_args()
+    tables = max(1, args.seats // args.per_table)
+    port = free_port()
+    base = f"{HOST}:{port}"
+    with tempfile.TemporaryDirectory() as folder:
+        db = f"sqlite:///{Path(folder) / 'load.sqlite'}"
+        server = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port)])
+        try:
+            wait_for_server(base, time.time() + 30)
+            started = time.perf_counter()
+            stats = asyncio.run(
+                load(base, args.game, tables, args.per_table, args.seconds, args.think_ms / 1000)
+            )
+            elapsed = time.perf_counter() - started
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    lat = sorted(stats.latencies) or [0.0]
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+    print(
+        f"{args.game}: {tables} tables x {args.per_table} seats = {tables * args.per_table} "
+        f"seats over {elapsed:.1f} s, thinking {args.think_ms:g} ms a move"
+    )
+    print(f"moves: {stats.moves} ({stats.moves / args.seconds:.0f}/s), games: {stats.games}")
+    print(f"errors: {stats.errors}, updates timed: {len(stats.latencies)}")
+    print(
+        f"action -> each seat's update: p50 {statistics.median(lat) * 1000:.1f} ms, "
+        f"p99 {p99 * 1000:.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
