@@ -33,6 +33,7 @@ def create_table(
     people: int = 1,
     name: str = "Ann",
     pace: str = "0",
+    turn_seconds: int | None = None,
 ) -> str:
     """Fill in the lobby's form and create a table; returns the table id from the URL.
 
@@ -53,6 +54,8 @@ def create_table(
     for seat in range(1, people):
         page.select_option(f"#seat-{seat}", "")
     page.select_option("#bot-pace", pace)
+    if turn_seconds is not None:
+        page.fill("#turn-seconds", str(turn_seconds))
     page.fill("#host-name", name)
     page.click("button:has-text('Create table')")
     page.wait_for_url("**/#/table/*")

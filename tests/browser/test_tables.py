@@ -167,6 +167,12 @@ OWN_THROW = """() => {
 }"""
 
 
+def fits_the_screen(page: Page) -> bool:
+    """Nothing sticks out sideways: the page scrolls only up and down."""
+    fits: bool = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    return fits
+
+
 def views_by_step(frames: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     return {f["step"]: f["view"] for f in frames if f["type"] in ("welcome", "update")}
 
@@ -183,10 +189,14 @@ def event_key(event: dict[str, Any]) -> str:
 @pytest.mark.skipif("kariki" not in game_ids(), reason="Kariki is not installed")
 def test_reconnects_after_a_dropped_connection(server: str, new_page: Any) -> None:
     page: Page = new_page(375, 812)  # a phone-width screen
-    table_id = create_table(page, server, "kariki", seats=3)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#game")
+    assert fits_the_screen(page)
+    screenshot(page, "lobby-phone")
+    table_id = create_table(page, server, "kariki", seats=3, turn_seconds=300)
     page.wait_for_function("() => document.querySelector('button.action:not([disabled])')")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 375, f"the table is {width} px wide on a 375 px screen"
+    expect(page.locator(".timer")).to_have_text(re.compile(r"^⏱ \d+s$"))
+    assert fits_the_screen(page)
     screenshot(page, "kariki-phone")
 
     # an error from the server is shown plainly, and the table stays usable

@@ -22,7 +22,7 @@ export function drawTao(view, ctx) {
   return h("div", { class: "tao" },
     h("div", { class: "centre-row" },
       stat("Pot", h("span", {}, stones(pot.black, "black"), stones(pot.white, "white")), "big"),
-      stat("Stage", `${PHASES[view.phase] || view.phase}${view.stage ? ` · stage ${view.stage}` : ""}`),
+      stat("Stage", `${PHASES[view.phase] || view.phase}${view.stage && view.phase !== "over" ? ` · stage ${view.stage}` : ""}`),
       stat("Match · round", `${view.match ?? "—"} · ${view.round ?? "—"}${view.tiebreak ? ` (tie-break ${view.tiebreak})` : ""}`),
       stat("Bid unit", String(view.m ?? 1)),
       stat("Token", token(view.token, name))),
