@@ -41,6 +41,7 @@ export class TableScreen {
 
   destroy() {
     this.connection.close();
+    document.title = "dicehall";
     document.removeEventListener("keydown", this.keys);
     clearInterval(this.clock);
     clearTimeout(this.watchdog);
@@ -173,6 +174,7 @@ export class TableScreen {
     }
     this.drawHead();
     this.drawFair();
+    if (this.over) this.drawEnd();
     if (this.view) this.drawBoard();
   }
 
@@ -235,6 +237,7 @@ export class TableScreen {
       onclick: () => this.act(i),
     }, i < 9 ? h("kbd", { "aria-hidden": "true" }, String(i + 1)) : null, this.named(entry.label))) : []);
     this.drawTimer();
+    document.title = `${mine ? "● Your turn · " : ""}${gameTitle((this.view && this.view.game) || "")} · dicehall`;
   }
 
   drawTimer() {
@@ -252,7 +255,10 @@ export class TableScreen {
     const result = this.over.result || {};
     const winners = (result.winners || []).map((s) => seatName(this.names, s));
     const net = result.net || [];
-    const rematch = this.held ? h("button", { type: "button", class: "primary", onclick: () => this.rematch() }, "Rematch") : null;
+    const ready = this.summary && this.summary.rematch_id;
+    const rematch = this.held
+      ? h("button", { type: "button", class: "primary", onclick: () => this.rematch() }, ready ? "Join the rematch" : "Rematch")
+      : ready ? h("a", { class: "button primary", href: `#/table/${ready}` }, "Watch the rematch") : null;
     this.end.hidden = false;
     mount(this.end,
       h("h2", {}, winners.length ? `${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}!` : "Game over"),
