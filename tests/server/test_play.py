@@ -7,13 +7,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from dicehall.core.game import Game
 from dicehall.core.transcript import replay
 from dicehall.server.catalog import Catalog
+from dicehall.server.live import LiveTable
 from tests.server.helpers import CASES, Conn, check_messages, create, drive, receive, running
+from tests.server.toy_game import GAMES as TOY
 
 
 @pytest.mark.parametrize(("gid", "games"), CASES, ids=[c[0] for c in CASES])
@@ -120,3 +123,28 @@ def test_advice_answers_for_every_game(tmp_path: Path) -> None:
                 while m["type"] != "advice":
                     m = receive(ws)
                 assert m["table"] is None or {"title", "columns", "rows"} <= set(m["table"])
+
+
+def test_the_leak_check_catches_a_leak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that slipped seat 0's die to spectators must fail the message check."""
+    honest = LiveTable._position
+
+    def leaky(self: LiveTable, seat: int | None) -> dict[str, Any]:
+        position = honest(self, seat)
+        if seat is None:
+            position["view"] = {**position["view"], "my_die": self.state.view(0)["my_die"]}
+        return position
+
+    monkeypatch.setattr(LiveTable, "_position", leaky)
+    with running(tmp_path / "db.sqlite") as client:
+        table = create(client, "duel", bots={1: "random"})
+        tid = table["table_id"]
+        with (
+            client.websocket_connect(f"/ws/tables/{tid}") as watcher,
+            client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws,
+        ):
+            conns = [Conn(watcher, None), Conn(ws, 0)]
+            drive(conns, random.Random(1))
+        transcript = client.get(f"/api/tables/{tid}/transcript").json()
+    with pytest.raises(AssertionError, match="seat None"):
+        check_messages(conns, transcript, Catalog(TOY).make("duel", 2, {}))

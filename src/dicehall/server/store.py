@@ -4,8 +4,10 @@ Every step reaches the database, in one transaction with the table's new
 status, before any player is told of it; a restarted server rebuilds each
 unfinished table by replaying its steps. Any SQLAlchemy URL works (SQLite by
 default, PostgreSQL for a shared server). On SQLite the journal is WAL with
-synchronous=FULL, so a committed step survives a crash of the process or of
-the machine.
+synchronous=NORMAL: a committed step survives any crash or kill of the server
+process; only a power cut of the machine could lose the last few commits.
+Set SQLITE_SYNCHRONOUS to "FULL" to sync every step to disk as well, at the
+cost of an fsync per step.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.pool import StaticPool
+
+SQLITE_SYNCHRONOUS = "NORMAL"
 
 metadata = MetaData()
 
@@ -174,7 +178,7 @@ def _engine(url: str) -> Engine:
         cursor = dbapi_connection.cursor()
         if not memory:
             cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
