@@ -392,8 +392,8 @@ def test_C2_game_ends_mid_claim_chain() -> None:
 
 def test_K8_timeout_gives_a_slash_and_the_table_acts() -> None:
     table = start(3, [[2, 3], [4, 4]])
-    table.timeout(0)  # default claim: the truth (Five)
-    assert table.state.view(None)["claim"] == "5"
+    table.timeout(0)  # default claim: the lowest legal rank, blind to the dice (C6)
+    assert table.state.view(None)["claim"] == "4"
     assert state_of(table).slashes == [1, 0, 0]
     table.timeout(1)  # default response: pass when allowed
     assert table.state.view(None)["claim_owner"] == 1
@@ -403,7 +403,7 @@ def test_K8_timeout_gives_a_slash_and_the_table_acts() -> None:
     table.settle()
     state = state_of(table)
     assert state.slashes == [2, 2, 1]
-    assert state.berries == [0, 1, 0]  # pulled on the truth
+    assert state.berries == [1, 0, 0]  # 2-3 is no Four: the thrower passed it last
 
 
 def test_K8_three_slashes_make_a_berry() -> None:
@@ -412,7 +412,7 @@ def test_K8_three_slashes_make_a_berry() -> None:
     state.slashes[0] = 2
     table.timeout(0)
     assert state.slashes[0] == 3 and state.berries[0] == 1
-    assert table.state.view(None)["claim"] == "5"  # the table still claims for them
+    assert table.state.view(None)["claim"] == "4"  # the table still claims for them
 
 
 def test_K8_default_claim_after_a_roll_higher_is_the_lowest_legal_rank() -> None:
@@ -440,7 +440,7 @@ def test_K8_option_no_slashes_a_timeout_only_makes_the_default_move() -> None:
     table = start(2, [[2, 3]], {"slashes": False})
     table.timeout(0)
     assert state_of(table).slashes == [0, 0]
-    assert table.state.view(None)["claim"] == "5"
+    assert table.state.view(None)["claim"] == "4"
 
 
 # --- K9 emergency dingle berry -------------------------------------------------------------

@@ -84,14 +84,21 @@ def odds_tables() -> list[OddsTable]:
     return [ranks, trust]
 
 
-def advice(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]) -> OddsTable | None:
-    """The chances behind the responder's choice or the roller's claims, from the view alone."""
+def advice(
+    view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], at_least: bool = False
+) -> OddsTable | None:
+    """The chances behind the responder's choice or the roller's claims, from the view alone.
+
+    `at_least` is the table's pull rule (K5 option): the thrower's own claim below its dice
+    then holds.
+    """
     claim_id = view.get("claim")
     claim = -1 if claim_id is None else RANK_OF_ID[claim_id]
     if view.get("phase") == "respond" and claim >= 0:
         dice = view.get("your_dice")
         if dice is not None:  # the thrower knows
-            true = Fraction(int(RANK[dice[0]][dice[1]] == claim))
+            rank = RANK[dice[0]][dice[1]]
+            true = Fraction(int(rank >= claim if at_least else rank == claim))
         else:
             previous_id = view.get("previous_claim")
             previous = -1 if previous_id is None else RANK_OF_ID[previous_id]

@@ -27,9 +27,11 @@ Interpretations where the rulings leave room:
   `slashes`, on by default); if that makes its fifth berry it goes out (the
   table declines the emergency berry for it), the claim chain is dropped and
   the next player begins a fresh roll. Otherwise the table acts for it:
-  direction left; claim the truth if legal, else the lowest legal rank; pass
-  when allowed, else pull; decline the emergency berry. With `slashes` off a
-  timeout only makes that default move.
+  direction left; claim the lowest legal rank; pass when allowed, else pull;
+  decline the emergency berry. With `slashes` off a timeout only makes that
+  default move. None of these moves depends on the dice under the mug: a
+  table that claimed the truth for an absent roller would tell everyone the
+  rank of the hidden dice (C6).
 
 Result: the last player in wins; each seat's net is what it won (the pot,
 for the winner) minus all it paid (buy-in and emergency berries), in stakes.
@@ -251,7 +253,7 @@ Kariki, 2-10 players, two dice and a mug (K1-K10).
     def advice(self, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTable | None:
         from dicehall.games.kariki.odds import advice
 
-        return advice(view, legal)
+        return advice(view, legal, at_least=self.options["pull"] == "at-least")
 
 
 class KarikiState(State):
@@ -391,11 +393,10 @@ class KarikiState(State):
         return None
 
     def default_action(self, seat: int) -> Mapping[str, Any]:
-        """What the table does for an absent seat (K8): the cautious, honest move."""
+        """What the table does for an absent seat (K8): a cautious move blind to the dice (C6)."""
         phase = self.phase
         if phase == CLAIM:
-            truthful = self.dice_rank if self.dice_rank > self.claim else self.claim + 1
-            return CLAIM_ACTIONS[truthful]
+            return CLAIM_ACTIONS[self.claim + 1]
         if phase == RESPOND:
             legal = self.legal_actions(seat)
             return PASS if PASS in legal else PULL
