@@ -108,12 +108,21 @@ class Position:
 
 
 def position(view: Mapping[str, Any]) -> Position:
-    """The showdown as the view's seat knows it (the view holds only what it may see)."""
+    """The showdown as the view's seat knows it (the view holds only what it may see).
+
+    An opponent who put a white stone into the stage-two betting will throw the
+    d12 again (D5), so their d12 on the table is not yet their final one.
+    """
     seat = view["seat"]
     players = view["players"]
     me = players[seat]
     dice = me["dice"]
-    others = tuple(p["d12"] for p in players if p["status"] == "in" and p["seat"] != seat)
+    stage_two = view["stage"] == 2
+    others = tuple(
+        None if stage_two and p["must_reroll"] else p["d12"]
+        for p in players
+        if p["status"] == "in" and p["seat"] != seat
+    )
     return Position(None if dice is None else dice[0] + dice[1], me["d12"], others)
 
 
