@@ -348,9 +348,7 @@ def test_T9_C4_C6_whole_games_hold_the_invariants() -> None:
         assert state.log is not None
         for event in state.log:
             if event.to is not None:  # a private fact goes to its owner only
-                assert len(event.to) == 1
-                owner = event.data.get("seat")
-                assert owner is None or event.to == frozenset({owner})
+                assert event.to == frozenset({event.data["seat"]})
             elif event.type == "throw":  # a public throw comes after the reveal
                 assert event.text.startswith("Seat")
 

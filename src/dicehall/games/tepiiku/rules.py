@@ -359,7 +359,12 @@ class TepiikuState(State):
             return
         self.phase = TIES
         self.choices = [None, None, None]
-        self.emit("ties", f"Tied: seats {list(self.tied)} must reroll", tied=list(self.tied))
+        if self.log is not None:
+            names = [f"seat {s}" for s in self.tied]
+            who = ", ".join(names[:-1]) + " and " + names[-1]
+            self.emit(
+                "ties", f"{who[0].upper()}{who[1:]} tie and must reroll", tied=list(self.tied)
+            )
 
     def _commit_tie_reroll(self, seat: int, dice: tuple[int, ...]) -> None:
         """T6 with C3: choices stay hidden until every tied seat is in, then all are thrown."""
@@ -369,7 +374,8 @@ class TepiikuState(State):
                 "choice",
                 f"Seat {seat} will reroll {_dice_words(dice)}",
                 frozenset({seat}),
-                dice=dice,
+                seat=seat,
+                dice=list(dice),
             )
             self.emit("committed", f"Seat {seat} has chosen", seat=seat)
         if any(self.choices[s] is None for s in self.tied):
@@ -434,13 +440,14 @@ class TepiikuState(State):
     def _outcome(self, kind: str, seat: int, old: int, new: int) -> None:
         self.last = {"kind": kind, "seat": seat, "before": old, "after": new}
         if self.log is not None:
+            beaten = "middle and the Hook" if new > self.scores[self.hook] else "middle"
             words = {
                 "bust": f"Bust! Seat {seat} went from {old} to {new} and pays twice the pot",
                 "still": f"Seat {seat} improves to {new} and is still the Fish; the pot is "
                 f"{self.pot}",
                 "tie": f"Seat {seat} ties at {new}: the pot doubles to {self.pot} and seat "
                 f"{self.forced} must reroll",
-                "beat": f"Seat {seat} beats the middle with {new}: the pot doubles to {self.pot}",
+                "beat": f"Seat {seat} beats the {beaten} with {new}: the pot doubles to {self.pot}",
                 "settled": f"Seat {seat} now scores {new}; the tie is resolved",
             }[kind]
             self.emit("outcome", words, **self.last, pot=self.pot)
@@ -454,7 +461,8 @@ class TepiikuState(State):
         self.last = {"kind": "pay", "seat": fish, "hook": hook, "amount": amount}
         self.emit(
             "pay",
-            f"Seat {fish} pays {amount} to seat {hook}",
+            f"Seat {fish} pays {amount} to seat {hook}"
+            + (" (all they have)" if amount < due else ""),
             seat=fish,
             hook=hook,
             amount=amount,
