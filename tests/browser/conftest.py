@@ -64,27 +64,40 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes], seconds: float = 2
     raise RuntimeError(f"the server did not answer at {url} within {seconds} s")
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a fresh server on its own SQLite file."""
-    port = free_port()
-    db = tmp_path_factory.mktemp("server") / "dicehall.sqlite"
+def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+    """`dicehall serve` on 127.0.0.1:port over an SQLite file, answering when this returns."""
     process = subprocess.Popen(
         [sys.executable, "-c", SERVE, str(port), str(db)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
-    url = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(url, process)
-        yield url
+        wait_until_up(f"http://127.0.0.1:{port}", process)
+    except RuntimeError:
+        stop_server(process)
+        raise
+    return process
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a fresh server on its own SQLite file."""
+    port = free_port()
+    process = start_server(port, tmp_path_factory.mktemp("server") / "dicehall.sqlite")
+    try:
+        yield f"http://127.0.0.1:{port}"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_server(process)
 
 
 @pytest.fixture(scope="session")

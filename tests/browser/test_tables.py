@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from dicehall.games import game_ids
-from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, screenshot
+from tests.browser.conftest import (
+    CHROMIUM,
+    NO_CHROMIUM,
+    free_port,
+    screenshot,
+    start_server,
+    stop_server,
+)
 from tests.browser.helpers import (
     GAME_OVER,
     MY_TURN_OR_OVER,
@@ -165,6 +173,24 @@ OWN_THROW = """() => {
     const screen = window.dicehall.screen;
     return screen.view.roller === screen.seat && Array.isArray(screen.view.your_dice);
 }"""
+
+
+@pytest.mark.skipif("kariki" not in game_ids(), reason="Kariki is not installed")
+def test_play_goes_on_after_the_server_restarts(new_page: Any, tmp_path: Path) -> None:
+    port, db = free_port(), tmp_path / "restart.sqlite"
+    process = start_server(port, db)
+    try:
+        page: Page = new_page()
+        create_table(page, f"http://127.0.0.1:{port}", "kariki", seats=2)
+        page.wait_for_function(MY_TURN_OR_OVER)
+        stop_server(process)
+        expect(page.locator("#notice")).to_contain_text("reconnecting")
+        process = start_server(port, db)
+        expect(page.locator("#notice")).to_contain_text("Reconnected", timeout=20_000)
+        play_until_over(page, random.Random(5))
+        expect(page.locator(".end")).to_contain_text("Net")
+    finally:
+        stop_server(process)
 
 
 def fits_the_screen(page: Page) -> bool:
