@@ -280,6 +280,8 @@ def test_K3_third_crown_from_a_roll_higher_drops_the_chain() -> None:
     assert state.berries == [1, 0, 2]  # seat 2 is next after the roller: two berries
     assert state.actors() == (1,)
     assert [4, 4] not in list(dice_seen_by(table, None))
+    shown = [e for e in state.events_for(None) if e["type"] == "kariki"]
+    assert shown[-1]["crowns"] == 3 and "everyone else" in shown[-1]["text"]
 
 
 def test_K9_third_crown_emergency_then_the_berry_receiver_begins_or_hands_on() -> None:

@@ -513,7 +513,10 @@ class KarikiState(State):
         self.crowns[roller] += 1
         self.last_shown = (a, b, roller, "kariki", -1, -1, None, victim)
         if self.log is not None:
-            self.emit("kariki", f"seat {roller} throws KARIKI!", seat=roller, dice=[a, b])
+            crowns = self.crowns[roller]
+            third = ": a berry for everyone else" if crowns % 3 == 0 else ""
+            text = f"seat {roller} throws KARIKI! Crown {crowns}{third}"
+            self.emit("kariki", text, seat=roller, dice=[a, b], crowns=crowns)
         self._berry(victim, "Kariki")
         if self.crowns[roller] % 3 == 0:
             seat = victim
