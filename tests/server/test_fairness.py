@@ -116,3 +116,7 @@ def test_verify_command_reads_a_file(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     report = verify(str(path))
     assert not report["ok"] and report["step"] == throw
+    path.write_text("{not json")
+    assert verify(str(path))["error"].endswith(
+        "is not JSON: Expecting property name enclosed in double quotes at line 1"
+    )

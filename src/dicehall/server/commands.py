@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from dicehall.core.errors import TranscriptError
 from dicehall.core.transcript import load
 from dicehall.server.fairness import verify_transcript
 
@@ -55,4 +56,8 @@ def serve(host: str, port: int, db: str) -> None:
 
 def verify(path: str) -> dict[str, Any]:
     """The verify report of a transcript file (see fairness.verify_transcript)."""
-    return verify_transcript(load(path))
+    try:
+        data = load(path)
+    except TranscriptError as e:
+        return {"ok": False, "error": str(e), "step": None}
+    return verify_transcript(data)
