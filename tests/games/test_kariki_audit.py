@@ -12,7 +12,10 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
 from dicehall.core import ScriptedDice, Table
+from dicehall.games import make_game
 from dicehall.games.kariki.rules import KARIKI, RANK
 from tests.games.test_kariki_rules import (
     BUY,
@@ -417,3 +420,169 @@ def test_K5_advice_to_the_thrower_follows_the_tables_pull_rule() -> None:
         odds = table.game.advice(table.state.view(0), table.state.legal_actions(0))
         assert odds is not None
         assert {row[0]: row[2] for row in odds.rows} == {"pull": pull_wins, "pass": 1 - pull_wins}
+
+
+# --- a second reading of the rulings, played against the engine -----------------------------
+
+ORDER = ["4", "5", "6", "7", "8", "9", "10", "11", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6"]
+"""K2, worst first; a Kariki is above them all and never claimed."""
+
+
+def rank_id(a: int, b: int) -> str:
+    if {a, b} == {1, 2}:
+        return "kariki"
+    return f"{a}-{a}" if a == b else str(a + b)
+
+
+class Reading:
+    """Kariki as the rulings state it, written apart from the engine, to play beside it."""
+
+    def __init__(self, n: int, options: dict[str, Any]) -> None:
+        self.n, self.options = n, options
+        self.berries, self.crowns = [0] * n, [0] * n
+        self.out, self.bought = [False] * n, [False] * n
+        self.pot = n
+        self.contenders, self.faces = list(range(n)), {}  # type: ignore[var-annotated]
+        self.phase, self.way, self.roller = "roll-off", 1, -1
+        self.dice: tuple[int, int] | None = None
+        self.claim: str | None = None
+        self.owner, self.passed = -1, []  # type: ignore[var-annotated]
+        self.pending: list[int] = []
+        self.then = -1
+
+    def next(self, seat: int) -> int:
+        seat = (seat + self.way) % self.n
+        return seat if not self.out[seat] else self.next(seat)
+
+    def berry(self, seat: int) -> None:
+        if self.berries[seat] < 5:
+            self.berries[seat] += 1
+            if self.berries[seat] == 5:
+                if self.options.get("high-rollers") and not self.bought[seat]:
+                    self.pending.append(seat)
+                else:
+                    self.out[seat] = True
+
+    def fresh(self, seat: int) -> None:
+        if self.pending:
+            self.phase, self.then = "emergency", seat
+            return
+        self.dice, self.claim, self.passed = None, None, []
+        if self.out.count(False) == 1:
+            self.phase = "over"
+        else:
+            self.phase, self.roller = "throw", seat if not self.out[seat] else self.next(seat)
+
+    def throw(self, a: int, b: int) -> None:
+        if self.phase == "roll-off":  # C5
+            self.faces[self.contenders[len(self.faces)]] = a
+            if len(self.faces) == len(self.contenders):
+                best = max(self.faces.values())
+                top = [s for s in self.contenders if self.faces[s] == best]
+                self.faces = {}
+                if len(top) > 1:
+                    self.contenders = top
+                else:
+                    self.roller, self.phase = top[0], "direction"
+        elif rank_id(a, b) == "kariki":  # K3
+            self.crowns[self.roller] += 1
+            victim = self.next(self.roller)
+            self.berry(victim)
+            if self.crowns[self.roller] % 3 == 0:
+                others = [s for s in range(self.n) if s != self.roller and not self.out[s]]
+                others.sort(key=lambda s: (s - self.roller) * self.way % self.n)
+                for seat in others:
+                    self.berry(seat)
+            self.fresh(victim if self.options.get("after-kariki") == "berry" else self.roller)
+        elif self.claim == "6-6":  # K5: only a Kariki beats Double Sixes
+            after = self.next(self.roller)
+            self.berry(self.roller)
+            self.fresh(after)
+        else:
+            self.dice, self.phase = (a, b), "claim"
+
+    def actor(self) -> int | None:
+        if self.phase in ("direction", "claim"):
+            return self.roller
+        if self.phase == "respond":
+            return self.next(self.owner)
+        return self.pending[0] if self.phase == "emergency" else None
+
+    def legal(self) -> list[str]:
+        if self.phase == "claim":
+            above = ORDER.index(self.claim) + 1 if self.claim else 0
+            return [f"claim {rank}" for rank in ORDER[above:]]
+        if self.phase == "respond":
+            seat = self.actor()
+            if seat == self.roller:  # K6: the thrower, when it comes back
+                return ["pull", "pass"]
+            return ["roll", "pull"] if seat in self.passed else ["roll", "pull", "pass"]
+        if self.phase == "emergency":
+            return ["emergency", "go-out"]
+        return ["direction left", "direction right"] if self.phase == "direction" else []
+
+    def act(self, seat: int, move: str) -> None:
+        if move.startswith("direction"):
+            self.way, self.phase = (1 if move.endswith("left") else -1), "throw"
+        elif move.startswith("claim"):
+            self.claim, self.owner, self.passed = move.split()[1], seat, []
+            self.phase = "respond"
+        elif move == "pass":
+            self.passed.append(seat)
+            self.owner = seat
+        elif move == "roll":
+            self.roller, self.dice, self.phase = seat, None, "throw"
+        elif move == "pull":
+            assert self.dice is not None and self.claim is not None
+            dice, claim = ORDER.index(rank_id(*self.dice)), ORDER.index(self.claim)
+            holds = dice >= claim if self.options.get("pull") == "at-least" else dice == claim
+            loser, other = (seat, self.owner) if holds else (self.owner, seat)
+            self.berry(loser)
+            self.fresh(other)
+        else:
+            chooser = self.pending.pop(0)
+            if move == "emergency":
+                self.pot *= 2
+                self.berries[chooser], self.bought[chooser] = 4, True
+            else:
+                self.out[chooser] = True
+            if not self.pending:
+                self.fresh(self.then)
+
+
+def move_name(action: Any) -> str:
+    if action["type"] == "claim":
+        return f"claim {action['rank']}"
+    if action["type"] == "direction":
+        return f"direction {action['way']}"
+    return str(action["type"])
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"pull": "at-least", "after-kariki": "berry"}, {"high-rollers": True}],
+)
+def test_K1_to_K9_the_engine_plays_as_a_second_reading_of_the_rulings(
+    options: dict[str, Any],
+) -> None:
+    rng = random.Random(2024)
+    for game_number in range(150):
+        n = 2 + game_number % 9
+        table = Table(make_game("kariki", n, options))
+        state, reading = state_of(table), Reading(n, options)
+        while reading.phase != "over":
+            if state.is_chance():
+                faces = [rng.randint(1, 6) for _ in state.chance_dice()]
+                state.apply_chance(faces)
+                reading.throw(faces[0], faces[-1])
+            else:
+                seat = state.actors()[0]
+                legal = state.legal_actions(seat)
+                assert [move_name(a) for a in legal] == reading.legal()
+                action = legal[rng.randrange(len(legal))]
+                state.apply(seat, action)
+                reading.act(seat, move_name(action))
+            assert (state.actors() or (None,))[0] == reading.actor()
+            assert state.berries == reading.berries and state.crowns == reading.crowns
+            assert state.out == reading.out and state.pot == reading.pot
+        assert state.is_over()
