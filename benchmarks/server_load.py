@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -118,7 +119,11 @@ async def run_table(
         url = f"ws://{base}/ws/tables/{table.table_id}"
         sockets = [await connect(f"{url}?token={t}") for t in table.tokens.values()]
         try:
-            await asyncio.gather(*(play_seat(ws, table, stats, rng, stop, think) for ws in sockets))
+            plays = (play_seat(ws, table, stats, rng, stop, think) for ws in sockets)
+            async with asyncio.timeout(max(0.0, stop - time.perf_counter()) + 5):
+                await asyncio.gather(*plays)
+        except TimeoutError:
+            return
         finally:
             for ws in sockets:
                 await ws.close()
@@ -133,6 +138,15 @@ async def run_table(
             tokens[r.json()["seat"]] = r.json()["token"]
             new_id = r.json()["table_id"]
         table = Table(new_id, tokens)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time a process has used (Linux), to tell the server's share from the clients'."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def wait_for_server(base: str, deadline: float) -> None:
@@ -180,6 +194,7 @@ def main() -> None:
                 load(base, args.game, tables, args.per_table, args.seconds, args.think_ms / 1000)
             )
             elapsed = time.perf_counter() - started
+            cpu = cpu_seconds(server.pid)
         finally:
             server.terminate()
             server.wait(timeout=10)
@@ -191,6 +206,8 @@ def main() -> None:
     )
     print(f"moves: {stats.moves} ({stats.moves / args.seconds:.0f}/s), games: {stats.games}")
     print(f"errors: {stats.errors}, updates timed: {len(stats.latencies)}")
+    if cpu is not None and stats.moves:
+        print(f"server CPU: {cpu:.1f} s in all, {cpu / stats.moves * 1000:.2f} ms a move")
     print(
         f"action -> each seat's update: p50 {statistics.median(lat) * 1000:.1f} ms, "
         f"p99 {p99 * 1000:.1f} ms"
