@@ -13,6 +13,8 @@ from dicehall.games import game_class, game_ids
 
 runner = CliRunner()
 GAMES = game_ids()
+SHORT_GAME = {"tepiiku": ["-o", "bankroll=3"], "tao": ["-o", "length=single"]}
+"""Options that keep a whole game short enough to play through the terminal in a test."""
 
 
 def run(*args: str, input: str | None = None) -> tuple[int, str]:
@@ -78,7 +80,7 @@ def test_sim_prints_a_table(gid: str) -> None:
 
 @pytest.mark.parametrize("gid", GAMES)
 def test_play_against_bots_to_the_end(gid: str) -> None:
-    code, output = run("play", gid, "--seed", "3", input="1\n" * 5000)
+    code, output = run("play", gid, "--seed", "3", *SHORT_GAME.get(gid, []), input="1\n" * 5000)
     assert code == 0, output
     assert "Winner" in output
 
@@ -130,3 +132,16 @@ def test_transcript_breaking_the_rules_names_the_step(gid: str, tmp_path: Path) 
     path.write_text(json.dumps(data))
     code, output = run("replay", str(path))
     assert code == 2 and f"step {index}:" in output
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_hotseat_passes_one_terminal_between_people(gid: str) -> None:
+    seats = game_class(gid).min_seats
+    names = "\n" * seats
+    turns = "\n1\n\n" * 3000  # pass the terminal, choose, hide
+    args = ["play", gid, "--hotseat", "--seats", str(seats), "--seed", "4"]
+    code, output = run(*args, *SHORT_GAME.get(gid, []), input=names + turns)
+    assert code == 0, output[-2000:]
+    assert "Winner" in output
+    decisions = output.count("your choice")
+    assert output.count("Pass the terminal to") == decisions

@@ -141,6 +141,10 @@ def play(
         out.print(f"Transcript saved to {save}")
 
 
+HANDOVER_EVENTS = 12
+"""Events shown to a hotseat player when the terminal reaches them: the recent story."""
+
+
 class TerminalGame:
     """One game at the terminal: shows events as they happen, asks humans to act."""
 
@@ -176,12 +180,15 @@ class TerminalGame:
             out.print("\n[dim]Game abandoned.[/]")
             raise typer.Exit(1) from None
 
-    def print_events(self) -> None:
-        state = self.table.state
-        log = state.log or []
-        for event in log[self.seen :]:
-            if event.visible_to(self.watcher):
-                out.print(f"  [cyan]·[/] {self.name_seats(event.text)}", highlight=False)
+    def print_events(self, recent: int | None = None) -> None:
+        """Print the events the watcher has not seen; with `recent`, the last few it may see."""
+        log = self.table.state.log or []
+        if recent is None:
+            shown = [e for e in log[self.seen :] if e.visible_to(self.watcher)]
+        else:
+            shown = [e for e in log if e.visible_to(self.watcher)][-recent:]
+        for event in shown:
+            out.print(f"  [cyan]·[/] {self.name_seats(event.text)}", highlight=False)
         self.seen = len(log)
 
     def name_seats(self, text: str) -> str:
@@ -202,8 +209,7 @@ class TerminalGame:
                 show_default=False,
             )
             self.watcher = seat
-            self.seen = 0
-            self.print_events()
+            self.print_events(recent=HANDOVER_EVENTS)
         out.print(game.render(state.view(seat), self.table.names))
         legal = state.legal_actions(seat)
         for i, action in enumerate(legal, 1):
