@@ -318,10 +318,12 @@ class ToplshteynerState(State):
             elif self.snake_eyes:
                 self._end_turn("second_snake_eyes")
             else:
+                # the life first, then the point (rule text): a roller who goes out
+                # on it has ended the turn, and no point is set for anyone
                 self.snake_eyes = True
-                if self.point == 0:
-                    self._set_point(2)
                 self._lose(roller, 1)
+                if self.point == 0 and self.roller == roller:
+                    self._set_point(2)
         elif face == 2:  # P5 Saving Grace
             self._end_turn("saving_grace")
         elif face == 3:  # P6 Threes
