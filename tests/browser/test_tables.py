@@ -193,6 +193,29 @@ def test_play_goes_on_after_the_server_restarts(new_page: Any, tmp_path: Path) -
         stop_server(process)
 
 
+@pytest.mark.skipif("toplshteyner" not in game_ids(), reason="Toplshteyner is not installed")
+def test_a_burst_of_throws_is_told_one_event_at_a_time(server: str, new_page: Any) -> None:
+    """The server throws a whole Toplshteyner turn at once; at the bots' pace the page tells
+    it event by event, and "Show all" tells the rest at once."""
+    page: Page = new_page()
+    create_table(page, server, "toplshteyner", seats=2, pace="300")
+    skip = page.locator(".skip-story")
+    expect(skip).to_be_visible()
+    told = page.locator(".log li").count()
+    page.wait_for_function(f"() => document.querySelectorAll('.log li').length > {told}")
+    screenshot(page, "toplshteyner-story")
+    rng = random.Random(11)
+    for _ in range(500):
+        if page.evaluate(GAME_OVER):
+            break
+        if skip.is_visible():
+            skip.click()
+        click_random_action(page, rng)
+        page.wait_for_timeout(PAUSE_MS)
+    expect(page.locator(".end")).to_contain_text("Net")
+    expect(skip).to_be_hidden()
+
+
 def fits_the_screen(page: Page) -> bool:
     """Nothing sticks out sideways: the page scrolls only up and down."""
     fits: bool = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -125,7 +125,7 @@ function buildNewTable(section, list) {
     submit.disabled = true;
     try {
       const made = await api.create(body);
-      saveSeat(made.table_id, { seat: made.seat, token: made.token, room: made.room });
+      saveSeat(made.table_id, { seat: made.seat, token: made.token, room: made.room, seen: 0, pace: body.bot_delay_ms });
       location.hash = `#/table/${made.table_id}`;
     } catch (e) {
       error.textContent = e.message;
@@ -253,7 +253,7 @@ function drawRoom(section, code, summary) {
     if (nick) saveName(nick);
     try {
       const joined = await api.joinRoom(code, nick ? { name: nick } : {});
-      saveSeat(joined.table_id, { seat: joined.seat, token: joined.token, room: code });
+      saveSeat(joined.table_id, { seat: joined.seat, token: joined.token, room: code, seen: 0, pace: summary.bot_delay_ms });
       location.hash = `#/table/${joined.table_id}`;
     } catch (e) {
       error.textContent = e.message;

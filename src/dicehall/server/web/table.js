@@ -8,7 +8,12 @@ import { api, forgetSeat, loadSeat, saveSeat } from "./api.js";
 import { TableConnection } from "./connection.js";
 import { cellText, h, mount, seatName } from "./dom.js";
 import { renderBoard } from "./games/index.js";
+import { anyDie } from "./dice.js";
 import { notify } from "./notice.js";
+import { Story } from "./story.js";
+
+/** The longest pause between two events of a story told at the bots' pace. */
+const STORY_MAX_MS = 900;
 
 export class TableScreen {
   constructor(main, tableId) {
@@ -23,6 +28,13 @@ export class TableScreen {
     this.over = null;
     this.deadline = null;
     this.pending = false; // an action is on its way: no double sends
+    this.told = 0; // events shown so far, remembered with the seat so a reload tells only news
+    this.story = new Story({
+      tell: (event) => this.addEvents([event]),
+      settle: (msg) => this.settle(msg),
+      onBusy: (busy) => (this.skip.hidden = !busy),
+    });
+    this.story.paceMs = storyPace(this.held && this.held.pace);
     this.build(main);
     this.keys = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keys);
@@ -40,6 +52,7 @@ export class TableScreen {
   }
 
   destroy() {
+    this.story.clear();
     this.connection.close();
     document.title = "dicehall";
     document.removeEventListener("keydown", this.keys);
@@ -53,6 +66,7 @@ export class TableScreen {
     this.meta = h("div", { class: "table-meta" });
     this.timer = h("span", { class: "timer", "aria-live": "off" });
     this.latest = h("p", { class: "latest", "aria-live": "polite" });
+    this.skip = h("button", { type: "button", class: "small skip-story", hidden: true, onclick: () => this.story.flush() }, "Show all ▸▸");
     this.board = h("section", { class: "board", "aria-label": "The table" });
     this.prompt = h("p", { class: "prompt" });
     this.actions = h("div", { class: "actions", role: "group", "aria-label": "Your legal actions" });
@@ -66,7 +80,7 @@ export class TableScreen {
     mount(main, h("div", { class: "table-screen" },
       h("div", { class: "table-head" }, this.title, this.meta),
       h("div", { class: "table-grid" },
-        h("div", { class: "table-main" }, this.latest, this.board,
+        h("div", { class: "table-main" }, h("div", { class: "latest-row" }, this.latest, this.skip), this.board,
           h("section", { class: "card moves", "aria-label": "Your move" },
             h("div", { class: "prompt-row" }, this.prompt, this.timer), this.actions, this.error),
           this.end),
@@ -79,24 +93,26 @@ export class TableScreen {
 
   onMessage(msg) {
     switch (msg.type) {
-      case "welcome":
+      case "welcome": {
+        this.story.clear();
         this.names = msg.names || this.names;
         this.events = [];
+        this.told = 0;
         mount(this.log);
         this.over = null;
-        this.addEvents(msg.events || []);
-        this.position(msg);
+        // what this seat has seen before is shown at once; news is told at the table's pace
+        const events = msg.events || [];
+        const seen = this.held && Number.isInteger(this.held.seen) ? this.held.seen : events.length;
+        this.addEvents(events.slice(0, seen));
+        this.story.push({ ...msg, events: events.slice(seen) });
         break;
+      }
       case "update":
-        this.addEvents(msg.events || []);
-        this.position(msg);
+        clearTimeout(this.watchdog); // the move was taken, even if its story is still told
+        this.story.push(msg);
         break;
       case "over":
-        this.over = msg;
-        this.status = "over";
-        this.drawEnd();
-        this.drawFair();
-        this.drawMoves();
+        this.story.push({ ...msg, events: [] });
         break;
       case "table":
         this.setSummary(msg.table);
@@ -111,6 +127,20 @@ export class TableScreen {
         break;
       default:
         break;
+    }
+  }
+
+  /** A message whose events have all been told: the board and the buttons move on. */
+  settle(msg) {
+    this.remember();
+    if (msg.type === "welcome" || msg.type === "update") {
+      this.position(msg);
+    } else if (msg.type === "over") {
+      this.over = msg;
+      this.status = "over";
+      this.drawEnd();
+      this.drawFair();
+      this.drawMoves();
     }
   }
 
@@ -149,14 +179,25 @@ export class TableScreen {
   }
 
   addEvents(events) {
+    this.told += events.length;
     for (const event of events) {
       this.events.push(event);
       this.log.append(h("li", { class: `ev ev-${event.type}` }, this.named(event.text)));
     }
     if (events.length) {
-      this.latest.textContent = this.named(events[events.length - 1].text);
+      const last = events[events.length - 1];
+      mount(this.latest,
+        Array.isArray(last.dice) ? h("span", { class: "latest-dice" }, last.dice.map((f) => anyDie(f, { size: 30 }))) : null,
+        this.named(last.text));
       this.log.scrollTop = this.log.scrollHeight;
     }
+  }
+
+  /** Keep how many events this seat has been told, with its token. */
+  remember() {
+    if (!this.held || this.held.seen === this.told) return;
+    this.held.seen = this.told;
+    saveSeat(this.tableId, this.held);
   }
 
   /** An event's text with "seat 2" written as that seat's nickname. */
@@ -167,11 +208,8 @@ export class TableScreen {
 
   setSummary(summary) {
     this.summary = summary;
+    this.story.paceMs = storyPace(summary.bot_delay_ms);
     if (summary.seats) this.names = summary.seats.map((s) => s.name);
-    if (summary.status === "over" && !this.over && summary.seed) {
-      this.over = { result: summary.result, seed: summary.seed, commitment: summary.commitment };
-      this.drawEnd();
-    }
     this.drawHead();
     this.drawFair();
     if (this.over) this.drawEnd();
@@ -359,12 +397,17 @@ export class TableScreen {
   async rematch() {
     try {
       const made = await api.rematch(this.tableId, this.held.token);
-      saveSeat(made.table_id, { seat: made.seat, token: made.token, room: made.room });
+      const pace = this.summary && this.summary.bot_delay_ms;
+      saveSeat(made.table_id, { seat: made.seat, token: made.token, room: made.room, seen: 0, pace });
       location.hash = `#/table/${made.table_id}`;
     } catch (e) {
       this.showError(e.message);
     }
   }
+}
+
+function storyPace(botDelayMs) {
+  return Math.min(Number(botDelayMs) || 0, STORY_MAX_MS);
 }
 
 const TITLES = { kariki: "Kariki", tepiiku: "Tepiiku", toplshteyner: "Toplshteyner", tao: "Tao Dice" };

@@ -29,7 +29,7 @@ export function describeAction(game, action, name) {
 
 /** The board for a view. A drawing that trips on an unexpected view falls back to the panel. */
 export function renderBoard(view, ctx) {
-  if (!view) return h("p", { class: "muted" }, "Connecting to the table…");
+  if (!view) return h("p", { class: "muted waiting-board" }, "The dice are rolling…");
   const draw = DRAWERS[view.game];
   if (draw) {
     try {
