@@ -22,7 +22,7 @@ from dicehall.core.chance import commitment_of, derive_faces, outcomes
 from dicehall.core.options import parse_option_args
 from dicehall.core.transcript import replay
 from dicehall.games import make_game
-from tests.toy_game import HighDie
+from tests.toy_game import STAND, HighDie
 
 
 def maker(gid: object, seats: object, options: object) -> HighDie:
@@ -164,3 +164,12 @@ def test_timeout_applies_the_default_action() -> None:
     assert table.state.actors() == (1,)
     with pytest.raises(IllegalActionError):
         table.timeout(0)
+
+
+def test_lookalike_actions_are_replaced_by_the_legal_one() -> None:
+    table = scripted_game([[3], [5]])
+    table.settle()
+    table.act(0, {"type": "stand"})
+    lookalike = {"type": "stand"}
+    applied = table.state.apply(1, lookalike)
+    assert applied is STAND and applied is not lookalike

@@ -222,19 +222,27 @@ class State(ABC):
     def is_over(self) -> bool:
         return not self.is_chance() and not self.actors()
 
-    def apply(self, seat: int, action: Action) -> None:
-        """Apply a seat's action, or raise IllegalActionError and change nothing."""
+    def apply(self, seat: int, action: Action) -> Action:
+        """Apply a seat's action, or raise IllegalActionError and change nothing.
+
+        Returns the game's own copy of the action that was applied: input that
+        merely compares equal to a legal action (1.0 or true for 1) is replaced
+        by it, so no lookalike value reaches the game's fields or a transcript.
+        """
         actors = self.actors()
         if seat not in actors:
             raise IllegalActionError(self._not_your_turn(seat, actors))
         legal = self.legal_actions(seat)
-        if action not in legal:
+        try:
+            action = legal[legal.index(action)]
+        except ValueError:
             reason = self.why_illegal(seat, action) or "it is not among the legal actions"
             options = ", ".join(describe_action(a) for a in legal)
             raise IllegalActionError(
                 f"seat {seat} may not play {describe_action(action)}: {reason}. Legal: {options}"
-            )
+            ) from None
         self._apply(seat, action)
+        return action
 
     def apply_chance(self, faces: Sequence[object]) -> None:
         """Apply a throw's outcome, or raise ChanceError and change nothing."""

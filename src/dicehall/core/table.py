@@ -46,8 +46,8 @@ class Table:
 
     def act(self, seat: int, action: Action) -> None:
         """Apply a seat's action (raises IllegalActionError, changing nothing)."""
-        self.state.apply(seat, action)
-        self.steps.append({"seat": seat, "action": dict(action)})
+        applied = self.state.apply(seat, action)
+        self.steps.append({"seat": seat, "action": dict(applied)})
 
     def timeout(self, seat: int) -> None:
         self.state.timeout(seat)
