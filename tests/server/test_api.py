@@ -161,3 +161,22 @@ def test_odds_endpoint(tmp_path: Path) -> None:
         bad = client.get("/api/odds/duel?dice=3")
         assert bad.status_code == 400 and "takes no odds parameters" in bad.json()["detail"]
         assert client.get("/api/odds/chess").status_code == 404
+
+
+def test_database_errors_never_quote_the_seed(tmp_path: Path) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    from dicehall.server.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    with running(tmp_path / "db.sqlite") as client:
+        table = create(client, "duel", bots={1: "random"})
+        record = client.app.state.hall.get(table["table_id"]).record  # type: ignore[attr-defined]
+    try:
+        store.insert(record)  # the same id again
+    except IntegrityError as e:
+        assert record.seed not in str(e)
+    else:
+        raise AssertionError("a second row with the same id was stored")
+    finally:
+        store.close()

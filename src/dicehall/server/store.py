@@ -164,13 +164,15 @@ def _steps(db: Connection, table_id: str) -> list[Any]:
 
 
 def _engine(url: str) -> Engine:
+    """An engine whose errors never quote parameters: a table's row holds its secret seed."""
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     memory = url in ("sqlite://", "sqlite:///:memory:")
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False},
         poolclass=StaticPool if memory else None,
+        hide_parameters=True,
     )
 
     @event.listens_for(engine, "connect")
