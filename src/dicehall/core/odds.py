@@ -39,5 +39,7 @@ def cell_json(cell: Cell) -> Any:
 
 
 def show(p: Fraction) -> str:
-    """A probability as exact fraction and percentage: '7/36 (19.44%)'."""
+    """A probability as exact fraction and percentage: '7/36 (19.44%)'; '0' and '1' plain."""
+    if p.denominator == 1:
+        return str(p.numerator)
     return f"{p.numerator}/{p.denominator} ({float(p) * 100:.2f}%)"
