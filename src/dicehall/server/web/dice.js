@@ -119,3 +119,14 @@ export function mug({ size = 120, lifted = false, label = "the mug" } = {}) {
       s("rect", { x: 26, y: 84, width: 68, height: 8, rx: 3, class: "mug-band" })),
   );
 }
+
+/** The faces an event shows, if any: a throw's dice, a roll-off's die, a d12.
+ * (A "reroll" event's dice are the indices of the dice picked up, not faces.) */
+export function eventDice(event) {
+  if (!event || event.type === "reroll") return null;
+  const flat = (list) => list.every((f) => typeof f === "number" || typeof f === "string");
+  if (Array.isArray(event.dice) && event.dice.length && flat(event.dice)) return event.dice;
+  if (typeof event.face === "number") return [event.face];
+  if (typeof event.d12 === "number") return [event.d12];
+  return null;
+}

@@ -8,7 +8,7 @@ import { api, forgetSeat, loadSeat, saveSeat } from "./api.js";
 import { TableConnection } from "./connection.js";
 import { cellText, h, mount, seatName } from "./dom.js";
 import { renderBoard } from "./games/index.js";
-import { anyDie } from "./dice.js";
+import { anyDie, eventDice } from "./dice.js";
 import { notify } from "./notice.js";
 import { Story } from "./story.js";
 
@@ -68,7 +68,7 @@ export class TableScreen {
     this.latest = h("p", { class: "latest", "aria-live": "polite" });
     this.skip = h("button", { type: "button", class: "small skip-story", hidden: true, onclick: () => this.story.flush() }, "Show all ▸▸");
     this.board = h("section", { class: "board", "aria-label": "The table" });
-    this.prompt = h("p", { class: "prompt" });
+    this.prompt = h("p", { class: "prompt" }, "Connecting to the table…");
     this.actions = h("div", { class: "actions", role: "group", "aria-label": "Your legal actions" });
     this.error = h("p", { class: "error", role: "alert" });
     this.end = h("section", { class: "card end", hidden: true, "aria-label": "Result" });
@@ -184,10 +184,12 @@ export class TableScreen {
       this.events.push(event);
       this.log.append(h("li", { class: `ev ev-${event.type}` }, this.named(event.text)));
     }
+    if (!this.view) this.drawBoard();
     if (events.length) {
       const last = events[events.length - 1];
+      const dice = eventDice(last);
       mount(this.latest,
-        Array.isArray(last.dice) ? h("span", { class: "latest-dice" }, last.dice.map((f) => anyDie(f, { size: 30 }))) : null,
+        dice ? h("span", { class: "latest-dice" }, dice.map((f) => anyDie(f, { size: 30 }))) : null,
         this.named(last.text));
       this.log.scrollTop = this.log.scrollHeight;
     }
@@ -219,7 +221,8 @@ export class TableScreen {
   // --- drawing --------------------------------------------------------------------
 
   get seat() {
-    return this.view ? this.view.seat : null;
+    if (this.view) return this.view.seat;
+    return this.held ? this.held.seat : null;
   }
 
   drawHead() {
@@ -228,7 +231,7 @@ export class TableScreen {
     const room = (this.summary && this.summary.room) || (this.held && this.held.room);
     const seats = this.summary && this.summary.seats;
     mount(this.meta,
-      h("span", { class: `status status-${this.status}` }, statusText(this.status)),
+      h("span", { class: `status status-${this.status}` }, statusText(this.view || !this.summary ? this.status : this.summary.status === "waiting" ? "waiting" : "playing")),
       room ? h("span", { class: "room" }, "Room ", h("strong", { class: "room-code" }, room)) : null,
       room ? h("button", { type: "button", class: "small", onclick: () => this.copyInvite(room) }, "Copy invite link") : null,
       seats ? h("ul", { class: "seats-strip", "aria-label": "Seats" }, seats.map((s, i) => h("li", {
@@ -244,6 +247,7 @@ export class TableScreen {
       events: this.events,
       legal: this.legal,
       actors: this.actors || [],
+      named: (text) => this.named(text),
     }));
   }
 

@@ -1,5 +1,6 @@
 // Each game's table drawing, by game id; any other game gets the generic panel.
 
+import { anyDie, eventDice } from "../dice.js";
 import { h } from "../dom.js";
 import { allFields, genericPanel } from "./common.js";
 import { describeKariki, drawKariki } from "./kariki.js";
@@ -27,9 +28,19 @@ export function describeAction(game, action, name) {
   return describe ? describe(action, name) : null;
 }
 
+/** Before the first view: the last event told, its dice drawn large. */
+function storyBoard(ctx) {
+  const last = [...(ctx.events || [])].reverse().find(eventDice);
+  return h("div", { class: "felt story-board" },
+    last ? h("div", { class: "throw-now" },
+      h("div", { class: "dice-row" }, eventDice(last).map((f) => anyDie(f, { size: 64 }))),
+      h("span", { class: "throw-name" }, ctx.named ? ctx.named(last.text) : last.text)) : null,
+    h("p", { class: "muted" }, "The dice are rolling…"));
+}
+
 /** The board for a view. A drawing that trips on an unexpected view falls back to the panel. */
 export function renderBoard(view, ctx) {
-  if (!view) return h("p", { class: "muted waiting-board" }, "The dice are rolling…");
+  if (!view) return storyBoard(ctx);
   const draw = DRAWERS[view.game];
   if (draw) {
     try {
