@@ -66,3 +66,19 @@ def test_a_waiting_table_survives_a_restart_and_starts_on_the_last_join(tmp_path
         assert client.get(f"/api/tables/{tid}").json()["status"] == "playing"
         with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
             assert receive(ws)["seat"] == 0
+
+
+def test_a_table_whose_game_is_gone_does_not_stop_the_others(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite"
+    with running(db) as client:
+        kept = create(client, "duel", bots={1: "random"})
+    from dicehall.server.store import Store, TableRecord
+
+    store = Store(f"sqlite:///{db}")
+    record = store.get(kept["table_id"])
+    assert record is not None
+    store.insert(TableRecord(**{**record.row(), "id": "gone", "room": "GONE22", "game": "chess"}))
+    store.close()
+    with running(db) as client:
+        listed = [t["table_id"] for t in client.get("/api/tables").json()]
+    assert listed == [kept["table_id"]]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import hmac
+import logging
 import random
 import secrets
 from collections import OrderedDict
@@ -16,11 +17,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from dicehall.core.chance import commitment_of
-from dicehall.core.errors import OptionError
+from dicehall.core.errors import DicehallError, OptionError
 from dicehall.server.catalog import Catalog
 from dicehall.server.fairness import new_seed
 from dicehall.server.live import OVER, WAITING, LiveTable, token_hash
 from dicehall.server.store import Store, TableRecord
+
+log = logging.getLogger("dicehall.server")
 
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 ROOM_LENGTH = 6
@@ -244,7 +247,11 @@ class Hall:
         """Rebuild every unfinished table from its stored steps and go on playing."""
         count = 0
         for record, steps in self.store.unfinished():
-            table = self._rebuild(record, steps)
+            try:
+                table = self._rebuild(record, steps)
+            except DicehallError as e:  # its game is gone, or the rules changed under it
+                log.error("table %s cannot be resumed: %s", record.id, e)
+                continue
             self._hold(table)
             table.resume()
             count += 1
