@@ -110,6 +110,8 @@ def test_two_players_never_see_each_others_dice(server: str, new_page: Any) -> N
     guest.goto(f"{server}/")
     guest.fill("#room-code", room)
     guest.click("text=Go to room")
+    expect(guest.locator(".seat-list")).to_contain_text("free")
+    screenshot(guest, "room")
     guest.fill("#join-name", "Bo")
     guest.click("text=Take a seat")
     guest.wait_for_url(f"**/#/table/{table_id}")

@@ -78,3 +78,8 @@ export function valueText(value) {
 export function words(key) {
   return String(key).replaceAll("_", " ");
 }
+
+/** A table's status in words. */
+export function statusText(status) {
+  return { waiting: "waiting for players", playing: "in play", over: "finished" }[status] || status || "";
+}

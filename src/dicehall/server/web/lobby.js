@@ -1,7 +1,8 @@
 // The lobby (new table, join with a code, open tables) and the room page an invite opens.
 
 import { api, saveName, saveSeat, savedName } from "./api.js";
-import { h, mount, seatName } from "./dom.js";
+import { h, mount, seatName, statusText } from "./dom.js";
+import { gameTitle } from "./games/index.js";
 
 let gamesCache = null;
 
@@ -262,10 +263,10 @@ function drawRoom(section, code, summary) {
   });
   mount(section,
     h("h2", {}, `Room ${code}`),
-    h("p", {}, `${summary.game_name || summary.game} · ${summary.status || ""}`),
+    h("p", {}, `${gameTitle(summary.game)} · ${statusText(summary.status)}`),
     seats.length ? h("ul", { class: "seat-list" }, seats.map((seat, i) => h("li", {},
-      h("strong", {}, seatName(seats.map((x) => x.name), i)), " ",
-      h("span", { class: "muted" }, seat.bot ? `bot (${seat.bot})` : seat.name || seat.taken ? "person" : "free")))) : null,
+      h("strong", {}, seat.taken ? seatName(seats.map((x) => x.name), i) : `Seat ${i + 1}`), " ",
+      h("span", { class: "muted" }, seat.bot ? `bot (${seat.bot})` : seat.taken ? "taken" : "free")))) : null,
     summary.status === "waiting" || !summary.status ? form
       : h("div", { class: "row" }, h("p", {}, "This table has started."), h("a", { class: "button primary", href: `#/table/${id}` }, "Watch")));
 }

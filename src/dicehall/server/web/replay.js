@@ -5,8 +5,7 @@
 import { api } from "./api.js";
 import { anyDie } from "./dice.js";
 import { h, mount, seatName, words } from "./dom.js";
-import { describeAction } from "./games/index.js";
-import { gameTitle } from "./table.js";
+import { describeAction, gameTitle } from "./games/index.js";
 
 export function showReplay(main, tableId) {
   const box = h("section", { class: "card replay" }, h("h1", {}, "Replay"), h("p", { class: "muted" }, "Loading…"));

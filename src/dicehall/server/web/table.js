@@ -6,8 +6,8 @@
 
 import { api, forgetSeat, loadSeat, saveSeat } from "./api.js";
 import { TableConnection } from "./connection.js";
-import { cellText, h, mount, seatName } from "./dom.js";
-import { renderBoard } from "./games/index.js";
+import { cellText, h, mount, seatName, statusText } from "./dom.js";
+import { gameTitle, renderBoard } from "./games/index.js";
 import { anyDie, eventDice } from "./dice.js";
 import { notify } from "./notice.js";
 import { Story } from "./story.js";
@@ -412,14 +412,4 @@ export class TableScreen {
 
 function storyPace(botDelayMs) {
   return Math.min(Number(botDelayMs) || 0, STORY_MAX_MS);
-}
-
-const TITLES = { kariki: "Kariki", tepiiku: "Tepiiku", toplshteyner: "Toplshteyner", tao: "Tao Dice" };
-
-export function gameTitle(id) {
-  return TITLES[id] || id;
-}
-
-function statusText(status) {
-  return { waiting: "waiting for players", playing: "in play", over: "finished" }[status] || status;
 }

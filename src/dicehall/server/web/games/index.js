@@ -15,6 +15,13 @@ const DRAWERS = {
   tao: drawTao,
 };
 
+const TITLES = { kariki: "Kariki", tepiiku: "Tepiiku", toplshteyner: "Toplshteyner", tao: "Tao Dice" };
+
+/** A game's name for headings, before (or without) the server's game list. */
+export function gameTitle(id) {
+  return TITLES[id] || id;
+}
+
 const DESCRIBERS = {
   kariki: describeKariki,
   tepiiku: describeTepiiku,
