@@ -11,7 +11,7 @@ from dicehall.core import RandomDice, Table, make_bots
 from dicehall.games import make_game
 from dicehall.games.toplshteyner.bots import HeuristicBot
 from dicehall.games.toplshteyner.odds import choice_chances
-from dicehall.games.toplshteyner.rules import BUY_CHOICES, BUY_LIFE, DECLINE_LIFE, ELECT_SEAT
+from dicehall.games.toplshteyner.rules import BUY_CHOICES, BUY_LIFE, ELECT_SEAT
 
 
 def decision(lives: list[int], phase: str, bought: list[int] | None = None) -> dict[str, Any]:
@@ -45,14 +45,12 @@ def test_bot_elects_the_leader_beyond_the_exact_tables() -> None:
     assert bot(7).choose(view, legal) == ELECT_SEAT[3]
 
 
-def test_bot_buys_a_fourth_life_when_it_is_worth_the_stake() -> None:
+def test_bot_always_buys_a_fourth_life() -> None:
     assert bot(2).choose(decision([3, 3], "buy"), BUY_CHOICES) is BUY_LIFE
     assert bot(3).choose(decision([3, 3, 3], "buy"), BUY_CHOICES) is BUY_LIFE
-
-
-def test_bot_declines_a_fourth_life_that_is_not_worth_the_stake() -> None:
-    # three strong opponents: the life raises the chance too little for two stakes at risk
-    assert bot(4).choose(decision([3, 4, 4, 4], "buy"), BUY_CHOICES) is DECLINE_LIFE
+    # three strong opponents, and more than five players in: the life still helps
+    assert bot(4).choose(decision([3, 4, 4, 4], "buy"), BUY_CHOICES) is BUY_LIFE
+    assert bot(8).choose(decision([3, 4, 4, 4, 3, 3, 3, 3], "buy"), BUY_CHOICES) is BUY_LIFE
 
 
 def test_bots_finish_games_with_legal_moves() -> None:
