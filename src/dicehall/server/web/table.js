@@ -12,8 +12,9 @@ import { anyDie, eventDice } from "./dice.js";
 import { notify } from "./notice.js";
 import { Story } from "./story.js";
 
-/** The longest pause between two events of a story told at the bots' pace. */
-const STORY_MAX_MS = 900;
+/** The longest pause between two events of a story. A story goes at half the bots' pause,
+ * so it is told before the next bot moves and never falls behind the table. */
+const STORY_MAX_MS = 600;
 
 export class TableScreen {
   constructor(main, tableId) {
@@ -411,5 +412,5 @@ export class TableScreen {
 }
 
 function storyPace(botDelayMs) {
-  return Math.min(Number(botDelayMs) || 0, STORY_MAX_MS);
+  return Math.min((Number(botDelayMs) || 0) / 2, STORY_MAX_MS);
 }
