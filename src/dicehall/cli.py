@@ -213,7 +213,9 @@ class TerminalGame:
         out.print(game.render(state.view(seat), self.table.names))
         legal = state.legal_actions(seat)
         for i, action in enumerate(legal, 1):
-            out.print(f"  [bold]{i:>2}[/] {game.action_label(action)}", highlight=False)
+            out.print(
+                f"  [bold]{i:>2}[/] {self.name_seats(game.action_label(action))}", highlight=False
+            )
         while True:
             answer = input(f"{self.table.names[seat]}, your choice [1-{len(legal)}]: ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
