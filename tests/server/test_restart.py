@@ -81,4 +81,6 @@ def test_a_table_whose_game_is_gone_does_not_stop_the_others(tmp_path: Path) -> 
     store.close()
     with running(db) as client:
         listed = [t["table_id"] for t in client.get("/api/tables").json()]
+        gone = client.get("/api/tables/gone")
     assert listed == [kept["table_id"]]
+    assert gone.status_code == 404 and "unknown game 'chess'" in gone.json()["detail"]

@@ -70,7 +70,10 @@ class Hall:
         record = self.store.get(table_id)
         if record is None:
             raise NotFound(f"no table {table_id!r}")
-        table = self._rebuild(record, self.store.steps_of(table_id))
+        try:
+            table = self._rebuild(record, self.store.steps_of(table_id))
+        except DicehallError as e:
+            raise NotFound(f"table {table_id!r} cannot be shown here: {e}") from None
         self._keep_finished(table)
         return table
 
