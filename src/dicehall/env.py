@@ -54,8 +54,9 @@ class MultiAgentEnv:
     Call `reset()` before the first step. While the episode runs, `agents`
     holds every seat and `agent_selection` is the seat to act; when the game
     is over or truncated, `agents` is empty and `agent_selection` stays on the
-    seat that made the last decision. `max_steps` (decisions, not throws)
-    ends an episode early as a truncation, with rewards 0.
+    seat that made the last decision (seat 0 if throws alone ended the game
+    before anyone decided, which `reset` can do). `max_steps` (decisions, not
+    throws) ends an episode early as a truncation, with rewards 0.
     """
 
     def __init__(
@@ -93,6 +94,7 @@ class MultiAgentEnv:
         self._table = Table(self.game, dice, names=self.names, record=False)
         self.steps = 0
         self.agents = list(self.possible_agents)
+        self.agent_selection = 0
         self.rewards = dict.fromkeys(self.possible_agents, 0)
         self.terminations = dict.fromkeys(self.possible_agents, False)
         self.truncations = dict.fromkeys(self.possible_agents, False)
@@ -212,6 +214,11 @@ class SingleAgentEnv:
     "random", ...), one name for all or a list cycled over the other seats in
     seat order. Their random choices are seeded with the episode, so a seed
     fixes the dice and the bots alike.
+
+    Throws alone can end a game before this seat has a decision (over half of
+    Toplshteyner's episodes at four seats): then `reset` returns the final
+    observation with `info["legal"]` empty, and the seat's net is in
+    `observation["result"]["net"]`.
     """
 
     def __init__(
