@@ -14,56 +14,8 @@ from fractions import Fraction
 import pytest
 
 from dicehall.core import IllegalActionError, ScriptedDice, Table
-from dicehall.games.tao.rules import TaoDice, TaoState
-
-PASS: dict[str, object] = {"type": "pass"}
-FOLD: dict[str, object] = {"type": "fold"}
-
-
-def ante(white: int = 0) -> dict[str, object]:
-    return {"type": "ante", "white": white}
-
-
-def raise_(white: int = 0) -> dict[str, object]:
-    return {"type": "raise", "white": white}
-
-
-def call(white: int = 0) -> dict[str, object]:
-    return {"type": "call", "white": white}
-
-
-def new_table(seats: int, throws: list[list[int]], **options: str) -> Table:
-    """A table whose first player is seat 0 (unless told), with scripted throws."""
-    return Table(TaoDice(seats, {"opener": "0", **options}), ScriptedDice(throws))
-
-
-def play(t: Table, *moves: tuple[int, dict[str, object]]) -> TaoState:
-    """Throw what is due, then play each move, throwing after each."""
-    assert isinstance(t.dice, ScriptedDice)
-    for move in (None, *moves):
-        if move is not None:
-            t.act(*move)
-        while t.state.is_chance() and t.dice.remaining:
-            t.roll()
-    state = t.state
-    assert isinstance(state, TaoState)
-    return state
-
-
-def restart_round(t: Table, stones: list[tuple[int, int]], out: tuple[int, ...] = ()) -> TaoState:
-    """Restart the round with seat s holding stones[s] = (black, white); `out` are out."""
-    state = t.state
-    assert isinstance(state, TaoState)
-    n = state.n
-    state.black = [b for b, _ in stones]
-    state.white = [w for _, w in stones]
-    state.pot_black = state.pot_white = 0
-    state.out = [s in out for s in range(n)]
-    state.in_round = [s not in out for s in range(n)]
-    state._mark_out()  # sets the bid unit (D11) from who is out
-    state._start_round(ante=True)
-    assert state.conserved() == {"black": 4 * n, "white": 2 * n}
-    return state
+from dicehall.games.tao.rules import TaoDice
+from tests.games.tao_script import FOLD, PASS, ante, call, play, raise_, start_round, table
 
 
 def seen_dice(t: Table, viewer: int | None) -> list[object]:
@@ -80,7 +32,7 @@ def seen_dice(t: Table, viewer: int | None) -> list[object]:
 
 
 def test_D3_a_raise_by_the_last_to_speak_is_answered_by_all_who_passed() -> None:
-    t = new_table(4, [[2, 2]] * 4)
+    t = table(4, [[2, 2]] * 4)
     state = play(t, *[(s, ante()) for s in range(4)], (0, PASS), (1, PASS), (2, PASS))
     state = play(t, (3, raise_()))
     assert state.view(None)["raiser"] == 3
@@ -95,7 +47,7 @@ def test_D3_a_raise_by_the_last_to_speak_is_answered_by_all_who_passed() -> None
 
 
 def test_D3_nobody_folds_before_a_raise() -> None:
-    t = new_table(2, [[2, 2]] * 2)
+    t = table(2, [[2, 2]] * 2)
     state = play(t, (0, ante()), (1, ante()))
     assert FOLD not in state.legal_actions(0)
     before = state.view(0)
@@ -105,7 +57,7 @@ def test_D3_nobody_folds_before_a_raise() -> None:
 
 
 def test_D3_stage_two_is_opened_by_the_token_holder_again_not_the_raiser() -> None:
-    t = new_table(3, [[2, 2]] * 3 + [[5], [6], [7]])
+    t = table(3, [[2, 2]] * 3 + [[5], [6], [7]])
     state = play(t, *[(s, ante()) for s in range(3)])
     state = play(t, (0, PASS), (1, raise_()), (2, call()), (0, call()))
     assert state.stage == 2 and state.phase == "bet"
@@ -115,10 +67,10 @@ def test_D3_stage_two_is_opened_by_the_token_holder_again_not_the_raiser() -> No
 
 
 def test_D3_the_token_holder_out_of_the_match_hands_the_opening_clockwise() -> None:
-    t = new_table(4, [])
+    t = table(4, [])
     state = play(t)
     state.token_holder = 1
-    state = restart_round(t, [(6, 3), (0, 0), (5, 3), (5, 2)], out=(1,))
+    state = start_round(t, [(6, 3), (0, 0), (5, 3), (5, 2)], out=(1,))
     assert state.opener == 2 and state.actors() == (2,)
 
 
@@ -126,8 +78,8 @@ def test_D3_the_token_holder_out_of_the_match_hands_the_opening_clockwise() -> N
 
 
 def test_D4_a_player_with_no_stones_may_not_raise_even_when_nobody_has() -> None:
-    t = new_table(3, [[3, 3]] * 3)
-    restart_round(t, [(7, 3), (5, 2), (0, 1)])
+    t = table(3, [[3, 3]] * 3)
+    start_round(t, [(7, 3), (5, 2), (0, 1)])
     state = play(t, (0, ante()), (1, ante()), (2, ante(1)), (0, PASS), (1, PASS))
     assert state.legal_actions(2) == (PASS,)
     with pytest.raises(IllegalActionError):
@@ -140,8 +92,8 @@ def test_D4_a_player_with_no_stones_may_not_raise_even_when_nobody_has() -> None
 def test_D5_two_white_stones_in_one_raise_buy_one_d12_reroll() -> None:
     # Four players, two out: m = 2 (D11). Seat 0 raises with two white in stage two.
     throws = [[3, 3], [3, 3], [9], [9], [1]]
-    t = new_table(4, throws)
-    restart_round(t, [(8, 4), (8, 4), (0, 0), (0, 0)], out=(2, 3))
+    t = table(4, throws)
+    start_round(t, [(8, 4), (8, 4), (0, 0), (0, 0)], out=(2, 3))
     state = play(t, (0, ante()), (1, ante()), (0, PASS), (1, PASS))
     assert state.stage == 2 and state.m == 2
     state = play(t, (0, raise_(2)), (1, call(0)))
@@ -152,7 +104,7 @@ def test_D5_two_white_stones_in_one_raise_buy_one_d12_reroll() -> None:
 
 
 def test_D5_a_reroll_owed_when_the_others_fold_is_never_thrown() -> None:
-    t = new_table(2, [[1, 1], [6, 6]])
+    t = table(2, [[1, 1], [6, 6]])
     state = play(t, (0, ante()), (1, ante()), (0, raise_(1)), (1, FOLD))
     assert state.phase == "ante" and state.round_no == 2
     assert not any("again" in e["text"] for e in state.events_for(None))
@@ -161,7 +113,7 @@ def test_D5_a_reroll_owed_when_the_others_fold_is_never_thrown() -> None:
 
 
 def test_D5_a_stage_one_reroll_reaches_only_its_owner() -> None:
-    t = new_table(3, [[1, 2], [2, 3], [3, 4], [6, 5]])
+    t = table(3, [[1, 2], [2, 3], [3, 4], [6, 5]])
     state = play(t, *[(s, ante()) for s in range(3)], (0, raise_()), (1, call(1)))
     state = play(t, (2, call()))
     assert state.phase == "d12" and state.dice[1] == (6, 5)
@@ -194,7 +146,7 @@ def test_D6_advice_counts_an_opponents_pending_d12_reroll() -> None:
 
 
 def test_D7_the_last_player_in_shows_nothing_and_the_folder_shows_nothing() -> None:
-    t = new_table(3, [[1, 2], [3, 4], [5, 6], [7], [8]])
+    t = table(3, [[1, 2], [3, 4], [5, 6], [7], [8]])
     state = play(t, *[(s, ante()) for s in range(3)], (0, raise_()), (1, call()), (2, FOLD))
     state = play(t, (0, PASS), (1, raise_()), (0, FOLD))
     assert state.round_no == 2 and state.view(None)["showdown"] is None
@@ -209,8 +161,8 @@ def test_D7_the_last_player_in_shows_nothing_and_the_folder_shows_nothing() -> N
 
 
 def test_D8_a_gratis_player_at_the_showdown_shows_too_and_is_then_out() -> None:
-    t = new_table(3, [[6, 6], [1, 1], [2, 2], [12], [1], [1]])
-    restart_round(t, [(7, 3), (5, 2), (0, 1)])
+    t = table(3, [[6, 6], [1, 1], [2, 2], [12], [1], [1]])
+    start_round(t, [(7, 3), (5, 2), (0, 1)])
     moves = [(0, ante()), (1, ante()), (2, ante(1)), (0, raise_()), (1, FOLD), (2, call())]
     state = play(t, *moves, (0, PASS), (2, PASS))
     shown = state.view(1)["showdown"]
@@ -225,7 +177,7 @@ def test_D8_a_gratis_player_at_the_showdown_shows_too_and_is_then_out() -> None:
 def test_D9_the_tie_break_is_opened_by_the_next_tied_player_and_others_sit_out() -> None:
     throws = [[1, 1], [4, 4], [5, 3], [1], [6], [6]]  # 3, 14, 14: seats 1 and 2 tie
     throws += [[6, 6], [1, 1], [1], [1]]  # tie-break: 13 against 3
-    t = new_table(3, throws)
+    t = table(3, throws)
     state = play(t, *[(s, ante()) for s in range(3)], *[(s, PASS) for s in (0, 1, 2) * 2])
     assert state.tiebreak == 1 and state.phase == "bet"
     assert state.opener == 1 and state.actors() == (1,)  # the token/first player sits out
@@ -242,8 +194,8 @@ def test_D9_D10_a_player_left_without_stones_by_a_tie_is_out_before_the_tie_brea
     """The interpretation in rules.py: the tied round has ended for those sitting out."""
     throws = [[6, 6], [6, 6], [1, 1], [1, 1], [1], [1], [1], [1]]
     throws += [[6, 6], [1, 1], [12], [1]]
-    t = new_table(4, throws)
-    restart_round(t, [(7, 5), (7, 3), (1, 0), (1, 0)])
+    t = table(4, throws)
+    start_round(t, [(7, 5), (7, 3), (1, 0), (1, 0)])
     state = play(t, *[(s, ante()) for s in range(4)], *[(s, PASS) for s in range(4)] * 2)
     assert state.tiebreak == 1 and state.out == [False, False, True, True]
     assert state.m == 2  # D11 counts them at once
@@ -255,12 +207,12 @@ def test_D9_D10_a_player_left_without_stones_by_a_tie_is_out_before_the_tie_brea
 
 
 def test_D12_a_gold_token_goes_silver_to_another_winner_and_the_game_goes_on() -> None:
-    t = new_table(3, [])
+    t = table(3, [])
     state = play(t)
     state.token_holder, state.token_gold = 1, True
     state.matches_won = [0, 2, 0]
     t.dice = ScriptedDice([[6, 6], [1, 1], [12], [1]])
-    restart_round(t, [(11, 6), (1, 0), (0, 0)], out=(2,))
+    start_round(t, [(11, 6), (1, 0), (0, 0)], out=(2,))
     assert state.opener == 1  # the gold holder opens
     state = play(t, (1, ante()), (0, ante()), (1, PASS), (0, PASS), (1, PASS), (0, PASS))
     assert not state.is_over() and state.match_no == 2
@@ -271,7 +223,7 @@ def test_D12_a_gold_token_goes_silver_to_another_winner_and_the_game_goes_on() -
 
 
 def test_C6_resample_keeps_every_view_and_redraws_only_what_is_hidden() -> None:
-    t = new_table(3, [[1, 1], [2, 2], [3, 3], [4], [5]])
+    t = table(3, [[1, 1], [2, 2], [3, 3], [4], [5]])
     state = play(t, *[(s, ante()) for s in range(3)], (0, raise_()), (1, call()), (2, FOLD))
     rng = random.Random(7)
     redrawn: dict[int, set[tuple[int, int]]] = {s: set() for s in range(3)}
@@ -289,8 +241,8 @@ def test_C6_resample_keeps_every_view_and_redraws_only_what_is_hidden() -> None:
 
 
 def test_C6_after_the_game_dice_never_shown_stay_hidden() -> None:
-    t = new_table(2, [[6, 6], [1, 1], [2], [3]], length="single")
-    restart_round(t, [(7, 4), (1, 0)])
+    t = table(2, [[6, 6], [1, 1], [2], [3]], length="single")
+    start_round(t, [(7, 4), (1, 0)])
     state = play(t, (0, ante()), (1, ante()), (0, PASS), (1, PASS))
     assert state.stage == 2 and state.black[1] + state.white[1] == 0
     state = play(t, (0, raise_()), (1, FOLD))  # D4 would let seat 1 stay free; it folds

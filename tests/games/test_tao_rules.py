@@ -13,69 +13,18 @@ import pytest
 from dicehall.core import IllegalActionError, ScriptedDice, Table
 from dicehall.core.chance import D12
 from dicehall.games.tao.rules import ONE_D12, TWO_D6, TaoDice, TaoState, bid_unit
-
-PASS = {"type": "pass"}
-FOLD = {"type": "fold"}
-
-
-def ante(white: int = 0) -> dict[str, object]:
-    return {"type": "ante", "white": white}
-
-
-def raise_(white: int = 0) -> dict[str, object]:
-    return {"type": "raise", "white": white}
-
-
-def call(white: int = 0) -> dict[str, object]:
-    return {"type": "call", "white": white}
-
-
-def table(seats: int, throws: list[list[int]], **options: str) -> Table:
-    """A table whose first player is seat 0 unless told, with the throws scripted."""
-    game = TaoDice(seats, {"opener": "0", **options})
-    return Table(game, ScriptedDice(throws))
-
-
-def settle(t: Table) -> None:
-    """Make the scripted throws that are due, as long as the script lasts."""
-    assert isinstance(t.dice, ScriptedDice)
-    while t.state.is_chance() and t.dice.remaining:
-        t.roll()
-
-
-def play(t: Table, *moves: tuple[int, dict[str, object]]) -> TaoState:
-    settle(t)
-    for seat, action in moves:
-        t.act(seat, action)
-        settle(t)
-    state = t.state
-    assert isinstance(state, TaoState)
-    return state
-
-
-def start_round(t: Table, stones: list[tuple[int, int]], out: tuple[int, ...] = ()) -> TaoState:
-    """Restart the current round from a position: seat s holds stones[s] = (black, white)."""
-    state = t.state
-    assert isinstance(state, TaoState)
-    n = state.n
-    assert sum(b for b, _ in stones) == 4 * n and sum(w for _, w in stones) == 2 * n
-    state.black = [b for b, _ in stones]
-    state.white = [w for _, w in stones]
-    state.pot_black = state.pot_white = 0
-    state.out = [s in out for s in range(n)]
-    state.m = 1 + len(out) // 2 if n >= 4 else 1
-    state.in_round = [s not in out for s in range(n)]
-    state._start_round(ante=True)
-    return state
-
-
-def held(state: TaoState, seat: int) -> tuple[int, int]:
-    return state.black[seat], state.white[seat]
-
-
-def pot(state: TaoState) -> tuple[int, int]:
-    return state.pot_black, state.pot_white
-
+from tests.games.tao_script import (
+    FOLD,
+    PASS,
+    ante,
+    call,
+    held,
+    play,
+    pot,
+    raise_,
+    start_round,
+    table,
+)
 
 # --- D1 stones ---------------------------------------------------------------------
 

@@ -35,6 +35,11 @@ class Join(BaseModel):
     seat: int | None = None
 
 
+def seat_grant(table: LiveTable, seat: int, token: str) -> dict[str, Any]:
+    """What a player gets on taking a seat: where it is, and the secret that holds it."""
+    return {"table_id": table.id, "room": table.record.room, "seat": seat, "token": token}
+
+
 def api_router(hall: Hall) -> APIRouter:
     router = APIRouter(prefix="/api")
 
@@ -57,7 +62,7 @@ def api_router(hall: Hall) -> APIRouter:
             raise HTTPException(409, str(e)) from None
         except DicehallError as e:
             raise HTTPException(400, str(e)) from None
-        return {"table_id": table.id, "room": table.record.room, "seat": seat, "token": token}
+        return seat_grant(table, seat, token)
 
     @router.get("/games")
     async def list_games() -> list[dict[str, Any]]:
@@ -79,13 +84,7 @@ def api_router(hall: Hall) -> APIRouter:
             )
         except DicehallError as e:
             raise HTTPException(400, str(e)) from None
-        return {
-            "table_id": table.id,
-            "room": table.record.room,
-            "seat": seat,
-            "token": token,
-            "commitment": table.record.commitment,
-        }
+        return {**seat_grant(table, seat, token), "commitment": table.record.commitment}
 
     @router.get("/tables")
     async def open_tables() -> list[dict[str, Any]]:
@@ -126,13 +125,7 @@ def api_router(hall: Hall) -> APIRouter:
             raise HTTPException(403, str(e)) from None
         except Conflict as e:
             raise HTTPException(409, str(e)) from None
-        return {
-            "table_id": table.id,
-            "room": table.record.room,
-            "seat": seat,
-            "token": token,
-            "commitment": table.record.commitment,
-        }
+        return {**seat_grant(table, seat, token), "commitment": table.record.commitment}
 
     @router.get("/tables/{table_id}/transcript")
     async def transcript(table_id: str) -> dict[str, Any]:
