@@ -81,6 +81,8 @@ class MultiAgentEnv:
         self.terminations: dict[int, bool] = {}
         self.truncations: dict[int, bool] = {}
         self.infos: dict[int, Info] = {}
+        self._legal: Sequence[Action] = ()
+        """The legal actions of `agent_selection`, asked of the state once per decision."""
         self._labels: dict[int, tuple[Action, str]] = {}
 
     # --- the episode --------------------------------------------------------------
@@ -110,7 +112,7 @@ class MultiAgentEnv:
         table = self._live()
         if not self.agents:
             raise IllegalActionError("the episode is over: call reset()")
-        legal = table.state.legal_actions(seat)
+        legal = self._legal
         if isinstance(action, int) and not isinstance(action, bool):
             if not 0 <= action < len(legal):
                 raise IllegalActionError(
@@ -133,6 +135,7 @@ class MultiAgentEnv:
         table.settle()
         state = table.state
         actors = state.actors()
+        self._legal = ()
         if not actors:
             net = state.result().net
             self.rewards = {seat: net[seat] for seat in self.possible_agents}
@@ -144,7 +147,8 @@ class MultiAgentEnv:
         else:
             seat = min(actors)
             self.agent_selection = seat
-            self.infos[seat] = {"legal": self.labels(state.legal_actions(seat))}
+            self._legal = state.legal_actions(seat)
+            self.infos[seat] = {"legal": self.labels(self._legal)}
 
     def _live(self) -> Table:
         if self._table is None:
@@ -175,9 +179,7 @@ class MultiAgentEnv:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The actions `seat` may choose now; empty unless it is `agent_selection`."""
-        if not self.agents or seat != self.agent_selection:
-            return []
-        return list(self.state.legal_actions(seat))
+        return list(self._legal) if seat == self.agent_selection else []
 
     def last(self) -> tuple[View, int, bool, bool, Info]:
         """(observation, reward, termination, truncation, info) of `agent_selection`."""
@@ -271,8 +273,7 @@ class SingleAgentEnv:
         env = self.env
         while env.agents and env.agent_selection != self.seat:
             seat = env.agent_selection
-            legal = env.state.legal_actions(seat)
-            env.step(self._bots[seat].choose(env.observe(seat), legal))
+            env.step(self._bots[seat].choose(env.observe(seat), env.legal_actions(seat)))
 
     def _info(self) -> Info:
         legal = self.env.legal_actions(self.seat)
