@@ -148,12 +148,6 @@ CLAIMS_ABOVE: tuple[tuple[dict[str, str], ...], ...] = tuple(
 
 ONE_DIE: Throw = (D6,)
 TWO_DICE: Throw = (D6, D6)
-VALID_FACES: tuple[frozenset[tuple[int, ...]], ...] = (
-    frozenset((a,) for a in D6 if isinstance(a, int)),  # ROLL_OFF
-    frozenset((a, b) for a in range(1, 7) for b in range(1, 7)),  # THROW
-    *(frozenset() for _ in range(5)),  # no throw is due
-)
-"""VALID_FACES[phase]: the outcomes of the throw due, for the fast path of apply_chance."""
 SEAT_TUPLES = tuple((seat,) for seat in range(10))
 BERRIES_OUT = 5
 BERRIES_POO = 4
@@ -441,18 +435,6 @@ class KarikiState(State):
                 self.emit("direction", f"seat {seat} sends play {way}", seat=seat, way=way)
         else:
             self._decide_emergency(seat, kind == "emergency")
-
-    def apply_chance(self, faces: Sequence[object]) -> None:
-        """The core's checked apply_chance, with a fast path for a tuple of valid faces."""
-        if (
-            type(faces) is tuple
-            and faces in VALID_FACES[self.phase]
-            and type(faces[0]) is int  # not a bool, which would hash as a face
-            and type(faces[-1]) is int
-        ):
-            self._apply_chance(faces)
-        else:
-            super().apply_chance(faces)
 
     def _apply_chance(self, faces: Faces) -> None:
         if self.phase == THROW:
