@@ -318,7 +318,7 @@ export class TableScreen {
     const commitment = (this.over && this.over.commitment) || (this.summary && this.summary.commitment);
     const seed = this.over && this.over.seed;
     mount(this.fair, h("summary", {}, "Fair dice"),
-      h("p", {}, "Every throw comes from a secret seed fixed before the game. Its SHA-256 commitment is published now; the seed is revealed at the end, so anyone can check every throw."),
+      h("p", {}, "Every throw comes from a secret seed fixed before the game. Its SHA-256 commitment is published now; the seed is revealed at the end, so anyone can check every throw — including dice that were never shown."),
       h("dl", { class: "kv" },
         h("dt", {}, "Commitment"), h("dd", { class: "hash" }, commitment || "—"),
         h("dt", {}, "Seed"), h("dd", { class: "hash" }, seed || "revealed when the game ends")),
