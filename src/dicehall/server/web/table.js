@@ -289,7 +289,7 @@ export class TableScreen {
       return;
     }
     const left = Math.max(0, Math.ceil(this.deadline - Date.now() / 1000));
-    this.timer.textContent = `⏱ ${left}s`;
+    this.timer.textContent = `${left}s left`;
     this.timer.classList.toggle("urgent", left <= 10);
   }
 
@@ -334,7 +334,7 @@ export class TableScreen {
       h("h3", {}, table.title),
       h("div", { class: "scroll" }, h("table", { class: "odds-table" },
         h("thead", {}, h("tr", {}, table.columns.map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, table.rows.map((row) => h("tr", {}, row.map((c) => h("td", {}, cellText(c)))))))),
+        h("tbody", {}, table.rows.map((row) => h("tr", {}, row.map((c) => h("td", {}, this.named(cellText(c))))))))),
       table.note ? h("p", { class: "muted" }, table.note) : null);
   }
 
