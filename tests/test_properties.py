@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicehall.core import ChanceError, Game, IllegalActionError, RandomDice, State, Table
+from dicehall.core import ChanceError, Game, IllegalActionError, RandomDice, State, Table, make_bots
 from dicehall.core.transcript import replay
 from dicehall.games import game_class, game_ids, make_game
 from tests.toy_game import HighDie
@@ -179,3 +179,37 @@ def test_clone_is_independent(cls: type[Game], seats: int) -> None:
             break
         random_step(copy, dice, rng)
     assert [state.view(s) for s in viewers(state)] == before
+
+
+SOAK_GAMES = 20_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gid", game_ids())
+def test_soak_thousands_of_games_per_game(gid: str) -> None:
+    """`make soak`: random play over every seat count, and bots that reach deeper positions.
+
+    Every game checks conservation after every step; every fiftieth also
+    checks each seat's view against a redraw of what is hidden from it.
+    """
+    cls = game_class(gid)
+    counts = range(cls.min_seats, cls.max_seats + 1)
+    for i in range(SOAK_GAMES):
+        game = cls(counts[i % len(counts)])
+        play_and_check_conservation(game, 10_000 + i)
+        if i % 50 == 0:
+            play_bots_checking_views(game, i)
+
+
+def play_bots_checking_views(game: Game, seed: int) -> None:
+    rng = random.Random(seed)
+    table = Table(game, RandomDice(seed))
+    names = list(game.bots())
+    bots = make_bots(game, [names[s % len(names)] for s in range(game.seats)], rng)
+
+    def check(t: Table) -> None:
+        for seat in viewers(t.state):
+            assert t.state.resample_hidden(seat, rng).view(seat) == t.state.view(seat)
+
+    table.play(bots, on_step=check)
+    assert sum(table.state.result().net) == 0
