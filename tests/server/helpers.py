@@ -17,6 +17,7 @@ from starlette.testclient import WebSocketTestSession
 from dicehall.core.game import Game
 from dicehall.games import game_ids
 from dicehall.server import create_app
+from dicehall.server.limits import Limits
 from tests.server.toy_game import GAMES as TOY
 
 # (game id, games the server offers: None for the registry)
@@ -25,13 +26,20 @@ CASES: list[tuple[str, Mapping[str, type[Game]] | None]] = [("duel", TOY)] + [
 ]
 
 
+def sqlite_url(folder: Path) -> str:
+    """A fresh SQLite database in a test's temporary folder."""
+    return f"sqlite:///{folder / 'db.sqlite'}"
+
+
 @contextlib.contextmanager
 def running(
-    db: Path, games: Mapping[str, type[Game]] | None = TOY, **kw: Any
+    db: Path | str, games: Mapping[str, type[Game]] | None = TOY, **kw: Any
 ) -> Iterator[TestClient]:
+    """A server on `db`, an SQLite file or any database URL, with limits out of the way."""
     kw.setdefault("rate", 1000.0)
     kw.setdefault("burst", 1000)
-    app = create_app(f"sqlite:///{db}", games=games, **kw)
+    kw.setdefault("limits", Limits.generous())
+    app = create_app(db if isinstance(db, str) else f"sqlite:///{db}", games=games, **kw)
     with TestClient(app) as client:
         yield client
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from dicehall.games import game_ids
-from tests.server.helpers import Conn, create, drive, running
+from tests.server.helpers import Conn, create, drive, running, sqlite_url
+from tests.server.scenarios import odd_ids_are_not_found
 
 
 def test_games_lists_everything_a_lobby_needs(tmp_path: Path) -> None:
@@ -91,6 +92,10 @@ def test_join_rooms_and_their_status_codes(tmp_path: Path) -> None:
         assert info["status"] == "playing"
         assert [s["name"] for s in info["seats"]] == ["Player 1", "Bo", "Ann"]
         assert client.post(f"/api/tables/{tid}/join", json={"name": "x" * 41}).status_code == 422
+
+
+def test_odd_ids_are_not_found(tmp_path: Path) -> None:
+    odd_ids_are_not_found(sqlite_url(tmp_path))
 
 
 def test_transcript_and_seed_stay_secret_until_the_end(tmp_path: Path) -> None:

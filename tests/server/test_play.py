@@ -12,10 +12,19 @@ from typing import Any
 import pytest
 
 from dicehall.core.game import Game
-from dicehall.core.transcript import replay
 from dicehall.server.catalog import Catalog
 from dicehall.server.live import LiveTable
-from tests.server.helpers import CASES, Conn, check_messages, create, drive, receive, running
+from tests.server.helpers import (
+    CASES,
+    Conn,
+    check_messages,
+    create,
+    drive,
+    receive,
+    running,
+    sqlite_url,
+)
+from tests.server.scenarios import full_game_leaks_nothing
 from tests.server.toy_game import GAMES as TOY
 
 
@@ -24,34 +33,7 @@ from tests.server.toy_game import GAMES as TOY
 def test_full_game_leaks_nothing(
     tmp_path: Path, gid: str, games: Mapping[str, type[Game]] | None, humans: int
 ) -> None:
-    catalog = Catalog(games)
-    cls = catalog.game_class(gid)
-    seats = max(cls.default_seats, humans)
-    bot = next(iter(cls(seats).bots()))
-    with running(tmp_path / "db.sqlite", games) as client:
-        table = create(client, gid, seats=seats, bots={s: bot for s in range(humans, seats)})
-        tid = table["table_id"]
-        tokens = {table["seat"]: table["token"]}
-        for _ in range(humans - 1):
-            joined = client.post(f"/api/rooms/{table['room'].lower()}/join", json={"name": "Ann"})
-            tokens[joined.json()["seat"]] = joined.json()["token"]
-        assert sorted(tokens) == list(range(humans))
-        with client.websocket_connect(f"/ws/tables/{tid}") as spectator:
-            conns = [Conn(spectator, None)]
-            for seat, token in tokens.items():
-                ws = client.websocket_connect(f"/ws/tables/{tid}?token={token}").__enter__()
-                conns.append(Conn(ws, seat))
-            drive(conns, random.Random(f"{gid}{humans}"))
-            for conn in conns[1:]:
-                conn.ws.__exit__(None, None, None)
-        summary = client.get(f"/api/tables/{tid}").json()
-        assert summary["status"] == "over"
-        transcript = client.get(f"/api/tables/{tid}/transcript").json()
-        assert client.get(f"/api/tables/{tid}/verify").json()["ok"]
-    assert len(transcript["steps"]) == summary["step"]
-    final = replay(transcript, make=catalog.make)
-    assert final.is_over()
-    check_messages(conns, transcript, catalog.make(gid, seats, transcript["options"]))
+    full_game_leaks_nothing(sqlite_url(tmp_path), gid, games, humans)
 
 
 def test_simultaneous_choice_asks_every_bot(tmp_path: Path) -> None:

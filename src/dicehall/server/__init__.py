@@ -8,6 +8,7 @@ live.py      one table in play: steps, persistence, bots, timers, broadcasts
 store.py     the database (SQLAlchemy Core): table rows and ordered steps
 fairness.py  seeds, commitments and the verify report
 catalog.py   the games a server offers
+limits.py    how much one client may create and join
 commands.py  `dicehall serve` and `dicehall verify`
 """
 

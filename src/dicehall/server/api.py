@@ -2,7 +2,8 @@
 
 Bad game, option, seat or bot values answer 400 with the core's message;
 a body of the wrong shape 422; an unknown table or room 404; a full table,
-a game not over yet 409; a token that holds no seat 403.
+a game not over yet 409; a token that holds no seat 403; a client over its
+limits (limits.py) 429.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pydantic import BaseModel, Field
 from dicehall.core.errors import DicehallError
 from dicehall.server.fairness import verify_transcript
 from dicehall.server.hall import Conflict, Forbidden, Hall, NotFound
+from dicehall.server.limits import Limits, PerAddress
 from dicehall.server.live import OVER, LiveTable
 
 Name = Annotated[str, Field(max_length=40)]
@@ -40,8 +42,14 @@ def seat_grant(table: LiveTable, seat: int, token: str) -> dict[str, Any]:
     return {"table_id": table.id, "room": table.record.room, "seat": seat, "token": token}
 
 
-def api_router(hall: Hall) -> APIRouter:
+def client_address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def api_router(hall: Hall, limits: Limits) -> APIRouter:
     router = APIRouter(prefix="/api")
+    new_tables = PerAddress(limits.tables_per_minute, limits.tables_burst, "new tables")
+    joins = PerAddress(limits.joins_per_minute, limits.joins_burst, "joins")
 
     def table_of(table_id: str) -> LiveTable:
         try:
@@ -70,8 +78,9 @@ def api_router(hall: Hall) -> APIRouter:
         return [hall.catalog.describe(gid) for gid in hall.catalog.ids()]
 
     @router.post("/tables")
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """A new table; the host takes the first seat without a bot."""
+        new_tables.check(client_address(request))
         try:
             table, seat, token = hall.create(
                 body.game,
@@ -98,7 +107,8 @@ def api_router(hall: Hall) -> APIRouter:
         return {**table.summary(), "view": table.state.view(None)}
 
     @router.post("/tables/{table_id}/join")
-    async def join_table(table_id: str, body: Join) -> dict[str, Any]:
+    async def join_table(table_id: str, body: Join, request: Request) -> dict[str, Any]:
+        joins.check(client_address(request))
         return join(table_of(table_id), body)
 
     @router.get("/rooms/{room}")
@@ -109,7 +119,8 @@ def api_router(hall: Hall) -> APIRouter:
             raise HTTPException(404, str(e)) from None
 
     @router.post("/rooms/{room}/join")
-    async def join_room(room: str, body: Join) -> dict[str, Any]:
+    async def join_room(room: str, body: Join, request: Request) -> dict[str, Any]:
+        joins.check(client_address(request))
         try:
             table = hall.by_room(room)
         except NotFound as e:

@@ -8,13 +8,15 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, WebSocket
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from dicehall.core.game import Game
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
 from dicehall.server.hall import Hall
+from dicehall.server.limits import Limits, TooManyRequests
 from dicehall.server.sockets import serve_socket
 from dicehall.server.store import Store
 
@@ -28,11 +30,14 @@ def create_app(
     games: Mapping[str, type[Game]] | None = None,
     rate: float = 20.0,
     burst: int = 40,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The server on a database; `games` replaces the registry (tests), `rate`/`burst`
-    limit each connection's messages a second."""
+    limit each connection's messages a second, `limits` what each client address may
+    create and join (limits.py)."""
+    limits = limits or Limits()
     store = Store(db_url)
-    hall = Hall(store, Catalog(games))
+    hall = Hall(store, Catalog(games), limits.max_waiting_tables)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -45,7 +50,12 @@ def create_app(
 
     app = FastAPI(title="dicehall", version="0.1.0", lifespan=lifespan)
     app.state.hall = hall
-    app.include_router(api_router(hall))
+    app.include_router(api_router(hall, limits))
+
+    @app.exception_handler(TooManyRequests)
+    async def too_many(_request: Request, e: TooManyRequests) -> JSONResponse:
+        headers = {"Retry-After": str(e.retry_after)}
+        return JSONResponse({"detail": str(e)}, status_code=429, headers=headers)
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:

@@ -11,6 +11,7 @@ import base64
 import hmac
 import logging
 import random
+import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from dicehall.core.chance import commitment_of
 from dicehall.core.errors import DicehallError, OptionError
 from dicehall.server.catalog import Catalog
 from dicehall.server.fairness import new_seed
+from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import OVER, WAITING, LiveTable, token_hash
 from dicehall.server.store import Store, TableRecord
 
@@ -27,6 +29,10 @@ log = logging.getLogger("dicehall.server")
 
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 ROOM_LENGTH = 6
+# what an id or room code the server made can look like; anything else is not looked up,
+# which keeps strings no database column may hold (PostgreSQL refuses NUL) out of queries
+TABLE_ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+ROOM_SHAPE = re.compile(r"[A-Z0-9]{1,16}")
 FINISHED_CACHE = 256
 
 
@@ -53,9 +59,10 @@ def rematch_token(old_token: str, new_table_id: str) -> str:
 
 
 class Hall:
-    def __init__(self, store: Store, catalog: Catalog) -> None:
+    def __init__(self, store: Store, catalog: Catalog, max_waiting: int = 1000) -> None:
         self.store = store
         self.catalog = catalog
+        self.max_waiting = max_waiting
         self.live: dict[str, LiveTable] = {}
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()
         self.rooms: dict[str, str] = {}
@@ -67,7 +74,7 @@ class Hall:
         table = self.live.get(table_id) or self.finished.get(table_id)
         if table is not None:
             return table
-        record = self.store.get(table_id)
+        record = self.store.get(table_id) if TABLE_ID_SHAPE.fullmatch(table_id) else None
         if record is None:
             raise NotFound(f"no table {table_id!r}")
         try:
@@ -79,7 +86,9 @@ class Hall:
 
     def by_room(self, room: str) -> LiveTable:
         code = room.strip().upper()
-        table_id = self.rooms.get(code) or self.store.id_of_room(code)
+        table_id = self.rooms.get(code)
+        if table_id is None and ROOM_SHAPE.fullmatch(code):
+            table_id = self.store.id_of_room(code)
         if table_id is None:
             raise NotFound(f"no room {room!r}")
         return self.get(table_id)
@@ -190,6 +199,13 @@ class Hall:
         bot_delay_ms: int,
         rematch_of: str | None = None,
     ) -> LiveTable:
+        waiting = sum(1 for t in self.live.values() if t.status == WAITING)
+        if waiting >= self.max_waiting:
+            raise TooManyRequests(
+                f"the server already has {waiting} tables waiting for players, its limit: "
+                "join one of them (GET /api/tables) or try again later",
+                60,
+            )
         seed = new_seed()
         record = TableRecord(
             id=secrets.token_urlsafe(9),

@@ -13,13 +13,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicehall.core.errors import DicehallError
 from dicehall.server.hall import Hall, NotFound
+from dicehall.server.limits import TokenBucket
 from dicehall.server.live import LiveTable, SaveError
 
 log = logging.getLogger("dicehall.server")
@@ -28,29 +28,10 @@ MAX_MESSAGE_BYTES = 8 * 1024
 MAX_QUEUED = 2000  # messages waiting for a client that does not read; then it is dropped
 
 
-class RateLimit:
-    """A token bucket: `burst` messages at once, refilled at `rate` a second."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 class Connection:
     """One WebSocket at a table. Messages go out in order through a queue."""
 
-    def __init__(self, ws: WebSocket, seat: int | None, limit: RateLimit) -> None:
+    def __init__(self, ws: WebSocket, seat: int | None, limit: TokenBucket) -> None:
         self.ws = ws
         self.seat = seat
         self.limit = limit
@@ -92,7 +73,7 @@ async def serve_socket(ws: WebSocket, hall: Hall, table_id: str, rate: float, bu
         if seat is None:
             await _refuse(ws, "this token holds no seat at this table", 4403)
             return
-    conn = Connection(ws, seat, RateLimit(rate, burst))
+    conn = Connection(ws, seat, TokenBucket(rate, burst))
     table.listeners.add(conn)
     conn.push(table.welcome(seat))
     if table.status == "over":

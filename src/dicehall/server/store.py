@@ -8,10 +8,16 @@ synchronous=NORMAL: a committed step survives any crash or kill of the server
 process; only a power cut of the machine could lose the last few commits.
 Set SQLITE_SYNCHRONOUS to "FULL" to sync every step to disk as well, at the
 cost of an fsync per step.
+
+One server process per database: each holds its unfinished tables in memory,
+so a second one would resume and play the same tables. On PostgreSQL, where
+several servers can reach one database, the store holds an advisory lock for
+its lifetime and a second server refuses to start.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,9 +36,11 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, Row
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 SQLITE_SYNCHRONOUS = "NORMAL"
@@ -99,9 +107,20 @@ class TableRecord:
         return dict(self.__dict__)
 
 
+# pg_try_advisory_lock key held by the one server of a PostgreSQL database ("dicehall")
+SERVER_LOCK = 0x6469636568616C6C
+
+
+class DatabaseInUse(RuntimeError):
+    """Another server already holds this database."""
+
+
 class Store:
     def __init__(self, url: str) -> None:
         self.engine: Engine = _engine(url)
+        self._lock: Connection | None = None
+        if self.engine.dialect.name == "postgresql":
+            self._lock = _hold_server_lock(self.engine)
         metadata.create_all(self.engine)
 
     def insert(self, record: TableRecord, rematch_of: str | None = None) -> None:
@@ -155,7 +174,28 @@ class Store:
             return [(TableRecord.from_row(r), _steps(db, r.id)) for r in rows]
 
     def close(self) -> None:
+        if self._lock is not None:
+            with contextlib.suppress(SQLAlchemyError):  # a lost session has let go already
+                self._lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": SERVER_LOCK})
+                self._lock.commit()
+            self._lock.close()
+            self._lock = None
         self.engine.dispose()
+
+
+def _hold_server_lock(engine: Engine) -> Connection:
+    """A connection holding the database's server lock, kept open (and idle, not in a
+    transaction) until the store closes."""
+    lock = engine.connect()
+    held = lock.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": SERVER_LOCK}).scalar()
+    lock.commit()
+    if not held:
+        lock.close()
+        raise DatabaseInUse(
+            f"another dicehall server is using the database {engine.url.render_as_string()}:"
+            " stop it first (one server process per database)"
+        )
+    return lock
 
 
 def _steps(db: Connection, table_id: str) -> list[Any]:
