@@ -59,8 +59,12 @@ def serve(host: str, port: int, db: str) -> None:
     import uvicorn
 
     from dicehall.server.app import create_app
+    from dicehall.server.store import DatabaseInUse
 
-    app = create_app(database_url(db))
+    try:
+        app = create_app(database_url(db))
+    except DatabaseInUse as e:
+        raise SystemExit(f"dicehall serve: {e}") from None
     tune_gc()
     redact = _RedactTokens()
     for name in ("uvicorn.access", "uvicorn.error"):
