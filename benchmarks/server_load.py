@@ -41,7 +41,9 @@ SERVER = """
 import sys, uvicorn
 from dicehall.server import create_app
 from dicehall.server.commands import tune_gc
-app = create_app(sys.argv[1], rate=200.0, burst=400)
+from dicehall.server.limits import Limits
+# Every simulated client comes from 127.0.0.1, so the per-address limits are lifted.
+app = create_app(sys.argv[1], rate=200.0, burst=400, limits=Limits.generous())
 tune_gc()
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
