@@ -229,7 +229,7 @@ def test_K4_double_sixes_may_be_claimed_on_a_fresh_roll_and_over_a_lower_claim()
 
 
 def test_K3_C2_berry_receiver_out_playing_right_the_next_player_in_begins() -> None:
-    table = start(4, [], {"after-kariki": "berry"}, way="right")
+    table = start(4, [], {"after_kariki": "berry"}, way="right")
     state = state_of(table)
     state.berries[3] = 4
     table.dice = ScriptedDice([[1, 2], [3, 4]])
@@ -239,7 +239,7 @@ def test_K3_C2_berry_receiver_out_playing_right_the_next_player_in_begins() -> N
 
 
 def test_K3_C2_third_crown_puts_the_berry_receiver_out_and_the_next_in_begins() -> None:
-    table = start(4, [], {"after-kariki": "berry"})
+    table = start(4, [], {"after_kariki": "berry"})
     state = state_of(table)
     state.crowns[0] = 2
     state.berries[1] = 3  # the Kariki's berry and the third crown's
@@ -288,7 +288,7 @@ def test_K3_third_crown_from_a_roll_higher_drops_the_chain() -> None:
 
 
 def test_K9_third_crown_emergency_then_the_berry_receiver_begins_or_hands_on() -> None:
-    table = start(3, [], {"high-rollers": True, "after-kariki": "berry"})
+    table = start(3, [], {"high_rollers": True, "after_kariki": "berry"})
     state = state_of(table)
     state.crowns[0] = 2
     state.berries[1:] = [4, 4]
@@ -458,7 +458,7 @@ class Reading:
         if self.berries[seat] < 5:
             self.berries[seat] += 1
             if self.berries[seat] == 5:
-                if self.options.get("high-rollers") and not self.bought[seat]:
+                if self.options.get("high_rollers") and not self.bought[seat]:
                     self.pending.append(seat)
                 else:
                     self.out[seat] = True
@@ -493,7 +493,7 @@ class Reading:
                 others.sort(key=lambda s: (s - self.roller) * self.way % self.n)
                 for seat in others:
                     self.berry(seat)
-            self.fresh(victim if self.options.get("after-kariki") == "berry" else self.roller)
+            self.fresh(victim if self.options.get("after_kariki") == "berry" else self.roller)
         elif self.claim == "6-6":  # K5: only a Kariki beats Double Sixes
             after = self.next(self.roller)
             self.berry(self.roller)
@@ -560,7 +560,7 @@ def move_name(action: Any) -> str:
 
 @pytest.mark.parametrize(
     "options",
-    [{}, {"pull": "at-least", "after-kariki": "berry"}, {"high-rollers": True}],
+    [{}, {"pull": "at-least", "after_kariki": "berry"}, {"high_rollers": True}],
 )
 def test_K1_to_K9_the_engine_plays_as_a_second_reading_of_the_rulings(
     options: dict[str, Any],

@@ -15,8 +15,8 @@ from dicehall.games import make_game
 EXAMPLE = Path(__file__).parent.parent.parent / "docs" / "examples" / "kariki.json"
 OPTIONS = [
     {},
-    {"pull": "at-least", "after-kariki": "berry"},
-    {"high-rollers": True, "slashes": False, "buy-in": 2},
+    {"pull": "at-least", "after_kariki": "berry"},
+    {"high_rollers": True, "slashes": False, "buy_in": 2},
 ]
 
 

@@ -64,7 +64,7 @@ def test_K1_everyone_pays_the_buy_in_into_the_pot() -> None:
     table = start(4, [])
     assert table.state.view(None)["pot"] == 4
     assert table.state.view(None)["paid"] == [1, 1, 1, 1]
-    dear = start(3, [], {"buy-in": 5})
+    dear = start(3, [], {"buy_in": 5})
     assert dear.state.view(None)["pot"] == 15
     assert dear.state.conserved() == {"money": 0}
 
@@ -131,7 +131,7 @@ def test_K3_kariki_is_shown_crown_to_roller_berry_to_next() -> None:
 
 
 def test_K3_option_the_berry_receiver_begins() -> None:
-    table = start(4, [[1, 2], [3, 4]], {"after-kariki": "berry"}, first=2)
+    table = start(4, [[1, 2], [3, 4]], {"after_kariki": "berry"}, first=2)
     assert table.state.actors() == (3,)
 
 
@@ -337,7 +337,7 @@ def test_K7_out_players_are_skipped() -> None:
 
 
 def test_C2_berry_receiver_who_goes_out_hands_the_fresh_roll_on() -> None:
-    table = start(4, [], {"after-kariki": "berry"})
+    table = start(4, [], {"after_kariki": "berry"})
     state = state_of(table)
     state.berries[1] = 4
     table.dice = ScriptedDice([[1, 2], [3, 4]])
@@ -456,7 +456,7 @@ def test_K9_off_by_default_five_berries_is_out() -> None:
 
 
 def test_K9_high_rollers_buy_an_emergency_berry_once() -> None:
-    table = start(3, [[2, 3], [1, 1], [2, 3]], {"high-rollers": True})
+    table = start(3, [[2, 3], [1, 1], [2, 3]], {"high_rollers": True})
     state = state_of(table)
     state.berries[0] = 4
     act(table, 0, claim("3-3"))
@@ -485,7 +485,7 @@ def test_K9_high_rollers_buy_an_emergency_berry_once() -> None:
 
 
 def test_K9_declining_goes_out() -> None:
-    table = start(2, [[2, 3]], {"high-rollers": True})
+    table = start(2, [[2, 3]], {"high_rollers": True})
     state = state_of(table)
     state.berries[0] = 4
     act(table, 0, claim("3-3"))
@@ -495,7 +495,7 @@ def test_K9_declining_goes_out() -> None:
 
 
 def test_K9_several_about_to_go_out_decide_in_order_of_play() -> None:
-    table = start(4, [], {"high-rollers": True}, way="right")
+    table = start(4, [], {"high_rollers": True}, way="right")
     state = state_of(table)
     state.crowns[0] = 2
     state.berries[1:] = [4, 4, 4]

@@ -168,13 +168,13 @@ class Kariki(Game):
             choices=("exact", "at-least"),
         ),
         Option(
-            "after-kariki",
+            "after_kariki",
             "roller",
             "K3: who begins the fresh roll after a Kariki: the 'roller' or the 'berry' receiver",
             choices=("roller", "berry"),
         ),
         Option(
-            "high-rollers",
+            "high_rollers",
             False,
             "K9: a player about to go out may once buy an emergency berry for the pot's sum",
         ),
@@ -184,7 +184,7 @@ class Kariki(Game):
             "K8: a seat whose turn timer runs out gets a slash, three make a berry "
             "(turn timers are the table's setting, off by default)",
         ),
-        Option("buy-in", 1, "K1: stakes each player pays into the pot", minimum=1, maximum=1000),
+        Option("buy_in", 1, "K1: stakes each player pays into the pot", minimum=1, maximum=1000),
     )
     summary = "Claim what is under the mug, roll higher, pull or pass; five berries and out."
     rules = """\
@@ -196,7 +196,7 @@ Kariki, 2-10 players, two dice and a mug (K1-K10).
     totals 11 down to 4. Same total, same rank (3-6 and 4-5 are Nine).
  3. A Kariki is shown at once: a crown for the roller, a dingle berry
     for the next player, and the roller begins again (option
-    after-kariki=berry: the berry's receiver does). Every third crown
+    after_kariki=berry: the berry's receiver does). Every third crown
     gives every other player still in a berry (K3).
  4. Any other throw is seen by the roller alone, who claims a rank
     strictly above the claim it follows, never Kariki; lies are
@@ -214,7 +214,7 @@ Kariki, 2-10 players, two dice and a mug (K1-K10).
     pot (K7). Whoever should begin but is out hands on to the next
     player still in (C2).
  8. A turn timer that runs out is a slash; three slashes, a berry (K8).
- 9. Option high-rollers (K9): once per game, a player about to go out
+ 9. Option high_rollers (K9): once per game, a player about to go out
     may pay the pot's sum into the pot and stay in with four berries.
 """
 
@@ -295,10 +295,10 @@ class KarikiState(State):
         self.log = [] if record else None
         self.n = n
         self.at_least = options["pull"] == "at-least"
-        self.after_kariki_roller = options["after-kariki"] == "roller"
-        self.high_rollers = bool(options["high-rollers"])
+        self.after_kariki_roller = options["after_kariki"] == "roller"
+        self.high_rollers = bool(options["high_rollers"])
         self.slashes_on = bool(options["slashes"])
-        self.buy_in = int(options["buy-in"])
+        self.buy_in = int(options["buy_in"])
         self.step = 1  # +1 left (increasing seat numbers), -1 right
         self.berries = [0] * n
         self.crowns = [0] * n
