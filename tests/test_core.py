@@ -173,3 +173,16 @@ def test_lookalike_actions_are_replaced_by_the_legal_one() -> None:
     lookalike = {"type": "stand"}
     applied = table.state.apply(1, lookalike)
     assert applied is STAND and applied is not lookalike
+
+
+def test_C1_replay_with_committed_dice_checks_every_throw() -> None:
+    seed = b"\x07" * 32
+    table = Table(HighDie(2), CommittedDice(seed))
+    table.settle()
+    table.act(0, {"type": "stand"})
+    table.act(1, {"type": "stand"})
+    data = json.loads(json.dumps(table.transcript()))
+    assert replay(data, make=maker, dice=CommittedDice(seed)).is_over()
+    data["steps"][1]["chance"] = [data["steps"][1]["chance"][0] % 6 + 1]
+    with pytest.raises(TranscriptError, match="step 1: throw .* is not what the dice give"):
+        replay(data, make=maker, dice=CommittedDice(seed))

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from dicehall.core.errors import DicehallError, TranscriptError
+from dicehall.core.chance import DiceSource
+from dicehall.core.errors import ChanceError, DicehallError, TranscriptError
 from dicehall.core.game import Game, State
 
 FORMAT = "dicehall-transcript"
@@ -79,8 +80,18 @@ def game_of(data: Mapping[str, Any], make: GameMaker | None = None) -> Game:
         raise TranscriptError(str(e)) from None
 
 
-def replay(data: Mapping[str, Any], record: bool = True, make: GameMaker | None = None) -> State:
-    """Re-apply every step; a step that breaks the rules raises TranscriptError naming it."""
+def replay(
+    data: Mapping[str, Any],
+    record: bool = True,
+    make: GameMaker | None = None,
+    dice: DiceSource | None = None,
+) -> State:
+    """Re-apply every step; a step that breaks the rules raises TranscriptError naming it.
+
+    With `dice` (a table's revealed `CommittedDice`), every throw must also
+    show exactly the faces those dice give for it: that is how a finished
+    online table's dice are verified.
+    """
     game = game_of(data, make)
     steps = data["steps"]
     if not isinstance(steps, list):
@@ -88,6 +99,8 @@ def replay(data: Mapping[str, Any], record: bool = True, make: GameMaker | None 
     state = game.new_state(record=record)
     for i, step in enumerate(steps):
         try:
+            if dice is not None and isinstance(step, dict) and "chance" in step:
+                check_throw(state, step["chance"], dice)
             apply_step(state, step)
         except DicehallError as e:
             raise TranscriptError(str(e), step=i) from None
@@ -101,6 +114,15 @@ def replay(data: Mapping[str, Any], record: bool = True, make: GameMaker | None 
                 f"the recorded result {expected} differs from the replay's {actual}"
             )
     return state
+
+
+def check_throw(state: State, faces: object, dice: DiceSource) -> None:
+    """The faces of a chance step must be those `dice` throw for the throw that is due."""
+    if not state.is_chance():
+        raise ChanceError("a throw where none is due")
+    expected = list(dice.throw(state.chance_dice()))
+    if faces != expected:
+        raise ChanceError(f"throw {faces!r} is not what the dice give: {expected}")
 
 
 def apply_step(state: State, step: object) -> None:
