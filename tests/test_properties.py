@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from dicehall.core import ChanceError, Game, IllegalActionError, RandomDice, State, Table, make_bots
 from dicehall.core.transcript import replay
 from dicehall.games import game_class, game_ids, make_game
-from tests.toy_game import HighDie
+from tests.toy_game import Duel, HighDie
 
 MAX_STEPS = 200_000
 
@@ -27,6 +27,7 @@ MAX_STEPS = 200_000
 def configurations() -> Iterator[tuple[type[Game], int]]:
     yield HighDie, 2
     yield HighDie, 4
+    yield Duel, 3
     for gid in game_ids():
         cls = game_class(gid)
         for n in range(cls.min_seats, cls.max_seats + 1):
@@ -46,8 +47,9 @@ def games_per_example(cls: type[Game]) -> int:
 
 
 def maker(gid: object, seats: object, options: object) -> Game:
-    if gid == HighDie.id:
-        return HighDie(seats, options)  # type: ignore[arg-type]
+    for toy in (HighDie, Duel):
+        if gid == toy.id:
+            return toy(seats, options)  # type: ignore[arg-type]
     return make_game(gid, seats, options)  # type: ignore[arg-type]
 
 

@@ -18,7 +18,7 @@ from dicehall.core.game import Game
 from dicehall.games import game_ids
 from dicehall.server import create_app
 from dicehall.server.limits import Limits
-from tests.server.toy_game import GAMES as TOY
+from tests.toy_game import GAMES as TOY
 
 # (game id, games the server offers: None for the registry)
 CASES: list[tuple[str, Mapping[str, type[Game]] | None]] = [("duel", TOY)] + [

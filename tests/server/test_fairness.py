@@ -17,7 +17,7 @@ from dicehall.server.catalog import Catalog
 from dicehall.server.commands import verify
 from dicehall.server.fairness import verify_transcript
 from tests.server.helpers import Conn, create, drive, running
-from tests.server.toy_game import GAMES
+from tests.toy_game import GAMES
 
 MAKE = Catalog(GAMES).make
 

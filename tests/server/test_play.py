@@ -25,7 +25,7 @@ from tests.server.helpers import (
     sqlite_url,
 )
 from tests.server.scenarios import full_game_leaks_nothing
-from tests.server.toy_game import GAMES as TOY
+from tests.toy_game import GAMES as TOY
 
 
 @pytest.mark.parametrize(("gid", "games"), CASES, ids=[c[0] for c in CASES])
