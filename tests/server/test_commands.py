@@ -39,9 +39,9 @@ def test_serve_on_a_busy_port_says_so_in_one_line_first(tmp_path: Path) -> None:
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
+        command = Path(sys.executable).with_name("dicehall")
         done = subprocess.run(
-            [str(Path(sys.executable).with_name("dicehall")), "serve", "--port", str(port)]
-            + ["--db", str(tmp_path / "db")],
+            [str(command), "serve", "--port", str(port), "--db", str(tmp_path / "db")],
             capture_output=True,
             text=True,
             timeout=60,
