@@ -40,8 +40,8 @@ def make_transcript(
     return data
 
 
-def load(path: str | Path) -> dict[str, Any]:
-    """Read a transcript file; malformed JSON raises TranscriptError."""
+def load(path: str | Path, what: str = "a transcript") -> dict[str, Any]:
+    """Read a transcript (or another JSON object) file; malformed JSON raises TranscriptError."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
@@ -51,7 +51,7 @@ def load(path: str | Path) -> dict[str, Any]:
     except json.JSONDecodeError as e:
         raise TranscriptError(f"{path} is not JSON: {e.msg} at line {e.lineno}") from None
     if not isinstance(data, dict):
-        raise TranscriptError("a transcript is a JSON object")
+        raise TranscriptError(f"{what} is a JSON object")
     return data
 
 
