@@ -93,10 +93,12 @@ def serve(host: str, port: int, db: str) -> None:
     uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level="info")
 
 
-def verify(path: str) -> dict[str, Any]:
-    """The verify report of a transcript file (see fairness.verify_transcript)."""
+def verify(path: str, openings: str | None = None) -> dict[str, Any]:
+    """The verify report of a transcript file, with a player's openings file if given
+    (see fairness.verify_transcript)."""
     try:
         data = load(path)
+        mine = None if openings is None else load(openings, "an openings file")
     except TranscriptError as e:
         return {"ok": False, "error": str(e), "step": None}
-    return verify_transcript(data)
+    return verify_transcript(data, mine=mine)
