@@ -20,6 +20,7 @@ from typing import Any
 from dicehall.core.chance import commitment_of
 from dicehall.core.errors import DicehallError, OptionError
 from dicehall.server.catalog import Catalog
+from dicehall.server.chat import ChatStore, TableChat
 from dicehall.server.fairness import new_seed
 from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, token_hash
@@ -63,6 +64,7 @@ class Hall:
     def __init__(self, store: Store, catalog: Catalog, max_waiting: int = 1000) -> None:
         self.store = store
         self.settings = SettingsStore(store.engine)
+        self.chats = ChatStore(store.engine)
         self.catalog = catalog
         self.max_waiting = max_waiting
         self.live: dict[str, LiveTable] = {}
@@ -260,6 +262,7 @@ class Hall:
         game = self.catalog.make(record.game, record.seats, record.options)
         table = LiveTable(record, game, self.store)
         table.settings = self.settings.get(record.id)
+        table.chat = TableChat(self.chats, record.id, table.settings, self.settings)
         table.replay(steps)
         return table
 

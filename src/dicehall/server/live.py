@@ -24,6 +24,7 @@ from dicehall.core.chance import CommittedDice
 from dicehall.core.errors import DicehallError, IllegalActionError
 from dicehall.core.game import Action, Game, State
 from dicehall.core.transcript import apply_step, make_transcript
+from dicehall.server.chat import TableChat
 from dicehall.server.presence import Presence
 from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
@@ -68,6 +69,7 @@ class LiveTable:
         self.on_change: Callable[[LiveTable], None] | None = None
         self.settings = TableSettings()
         self.presence = Presence(self)
+        self.chat: TableChat | None = None  # set by the hall, which holds the chat's store
         self.timeout_seats: set[int] = set()  # stand-ins that make the safe move (conceded)
         self.hurried = False  # nobody left to watch: bots move without a pause
 
@@ -339,9 +341,13 @@ class LiveTable:
 
     def notice(self, text: str, seat: int | None, kind: str) -> None:
         """Tell everyone at the table something about its people (never about the game)."""
-        message = json.dumps({"type": "notice", "kind": kind, "seat": seat, "text": text})
+        self.tell_all({"type": "notice", "kind": kind, "seat": seat, "text": text})
+
+    def tell_all(self, message: dict[str, Any]) -> None:
+        """One public message, the same for every listener: seats, notices, chat."""
+        text = json.dumps(message)
         for listener in list(self.listeners):
-            listener.push(message)
+            listener.push(text)
 
     def close(self) -> None:
         """Stop timers and bots (server shutdown): the stored steps are the table."""
@@ -413,9 +419,7 @@ class LiveTable:
 
     def notify_seats(self) -> None:
         """Tell every listener who sits where and who is connected (public facts)."""
-        text = json.dumps({"type": "table", "table": self.summary()})
-        for listener in list(self.listeners):
-            listener.push(text)
+        self.tell_all({"type": "table", "table": self.summary()})
 
     def _changed(self) -> None:
         if self.on_change is not None:
