@@ -5,6 +5,7 @@
 // and can never show dice the server did not send to this seat.
 
 import { api, forgetSeat, loadSeat, saveSeat } from "./api.js";
+import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { cellText, h, mount, seatName, statusText } from "./dom.js";
 import { gameTitle, renderBoard } from "./games/index.js";
@@ -79,6 +80,11 @@ export class TableScreen {
     this.odds = h("details", { class: "card odds" }, h("summary", {}, "Odds"), this.oddsBody);
     this.odds.addEventListener("toggle", () => this.odds.open && this.askAdvice());
     this.fair = h("details", { class: "card fair" }, h("summary", {}, "Fair dice"));
+    this.chat = new ChatPanel(this.tableId, {
+      send: (message) => this.connection.send(message),
+      seat: () => (this.seat === undefined ? null : this.seat),
+      names: () => this.names,
+    });
     mount(main, h("div", { class: "table-screen" },
       h("div", { class: "table-head" }, this.title, this.meta),
       h("div", { class: "table-grid" },
@@ -88,7 +94,7 @@ export class TableScreen {
           this.end),
         h("aside", { class: "table-side" },
           h("section", { class: "card" }, h("h2", {}, "Log"), this.log),
-          this.odds, this.fair))));
+          this.chat.el, this.odds, this.fair))));
   }
 
   // --- messages -------------------------------------------------------------------
@@ -122,10 +128,20 @@ export class TableScreen {
       case "notice":
         this.addNotice(msg);
         break;
+      case "chat":
+        this.chat.add(msg.message);
+        break;
+      case "chat-history":
+        this.chat.setHistory(msg.messages || []);
+        break;
       case "advice":
         this.drawAdvice(msg.table);
         break;
       case "error":
+        if (this.chat.awaiting()) {
+          this.chat.showError(msg.message);
+          break;
+        }
         this.pending = false;
         this.showError(msg.message);
         this.drawMoves();
@@ -228,6 +244,7 @@ export class TableScreen {
     this.drawHead();
     this.drawFair();
     this.drawControls();
+    this.chat.setSummary(summary);
     if (this.over) this.drawEnd();
     if (this.view) this.drawBoard();
   }
