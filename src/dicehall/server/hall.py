@@ -21,11 +21,18 @@ from dicehall.core.chance import commitment_of
 from dicehall.core.errors import DicehallError, OptionError
 from dicehall.server.catalog import Catalog
 from dicehall.server.chat import ChatStore, TableChat
+from dicehall.server.expiry import expiry_text, stale
 from dicehall.server.fairness import new_seed
 from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, token_hash
-from dicehall.server.settings import SettingsStore, TableSettings, default_turn_seconds
+from dicehall.server.settings import (
+    SettingsStore,
+    TableSettings,
+    default_turn_seconds,
+    time_bank,
+)
 from dicehall.server.store import Store, TableRecord
+from dicehall.server.timebank import TimeBanks
 
 log = logging.getLogger("dicehall.server")
 
@@ -61,8 +68,15 @@ def rematch_token(old_token: str, new_table_id: str) -> str:
 
 
 class Hall:
-    def __init__(self, store: Store, catalog: Catalog, max_waiting: int = 1000) -> None:
+    def __init__(
+        self,
+        store: Store,
+        catalog: Catalog,
+        max_waiting: int = 1000,
+        waiting_seconds: float = 30 * 60,
+    ) -> None:
         self.store = store
+        self.waiting_seconds = waiting_seconds
         self.settings = SettingsStore(store.engine)
         self.chats = ChatStore(store.engine)
         self.catalog = catalog
@@ -263,6 +277,7 @@ class Hall:
         table = LiveTable(record, game, self.store)
         table.settings = self.settings.get(record.id)
         table.chat = TableChat(self.chats, record.id, table.settings, self.settings)
+        table.banks = TimeBanks(time_bank(table.settings, record.turn_seconds))
         table.replay(steps)
         return table
 
@@ -284,6 +299,14 @@ class Hall:
         self.finished.move_to_end(table.id)
         while len(self.finished) > FINISHED_CACHE:
             self.finished.popitem(last=False)
+
+    def expire(self, now: float) -> list[str]:
+        """Close every table still waiting for players after waiting_seconds (expiry.py)."""
+        closed = []
+        for table in stale(list(self.live.values()), now, self.waiting_seconds):
+            table.shut(expiry_text(self.waiting_seconds))
+            closed.append(table.id)
+        return closed
 
     def resume_all(self) -> int:
         """Rebuild every unfinished table from its stored steps and go on playing."""

@@ -28,6 +28,7 @@ from dicehall.server.chat import TableChat
 from dicehall.server.presence import Presence
 from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
+from dicehall.server.timebank import TimeBanks
 
 log = logging.getLogger("dicehall.server")
 
@@ -72,6 +73,8 @@ class LiveTable:
         self.chat: TableChat | None = None  # set by the hall, which holds the chat's store
         self.timeout_seats: set[int] = set()  # stand-ins that make the safe move (conceded)
         self.hurried = False  # nobody left to watch: bots move without a pause
+        self.banks = TimeBanks(0.0)  # set by the hall from the settings (timebank.py)
+        self.clock: Callable[[], float] = time.time  # turn deadlines; tests set a fake one
 
     # --- building ------------------------------------------------------------------
 
@@ -155,6 +158,7 @@ class LiveTable:
             "commitment": r.commitment,
             "rematch_id": r.rematch_id,
             "settings": self.settings.to_json(),
+            "time_bank": {"seconds": self.banks.seconds, "left": self.banks.to_json()},
             "host": self.presence.host(),
         }
         if r.status == OVER:
@@ -257,10 +261,11 @@ class LiveTable:
                     delay = 0 if self.hurried else self.record.bot_delay_ms / 1000
                     self._bot_turns[seat] = loop.call_later(delay, self._bot_turn, seat)
             elif self.record.turn_seconds is not None and seat not in self.deadlines:
-                self.deadlines[seat] = time.time() + self.record.turn_seconds
+                self.deadlines[seat] = self.clock() + self.record.turn_seconds
                 self._timers[seat] = loop.call_later(self.record.turn_seconds, self._expire, seat)
 
     def _cancel_timer(self, seat: int) -> None:
+        self.banks.stop(seat, self.clock())
         self.deadlines.pop(seat, None)
         timer = self._timers.pop(seat, None)
         if timer is not None:
@@ -268,11 +273,20 @@ class LiveTable:
 
     def _expire(self, seat: int) -> None:
         self._timers.pop(seat, None)
-        if self.record.status == PLAYING and seat in self.state.actors():
-            try:
-                self.timeout(seat)
-            except (DicehallError, SaveError):
-                log.exception("table %s: timeout of seat %d failed", self.id, seat)
+        if self.record.status != PLAYING or seat not in self.state.actors():
+            return
+        if seat not in self.banks.drawing:  # the turn's time is up: on to the time bank
+            extra = self.banks.draw(seat, self.clock())
+            if extra > 0:
+                self.deadlines[seat] = self.clock() + extra
+                loop = asyncio.get_running_loop()
+                self._timers[seat] = loop.call_later(extra, self._expire, seat)
+                self.tell_all(self.clock_message())
+                return
+        try:
+            self.timeout(seat)
+        except (DicehallError, SaveError):
+            log.exception("table %s: timeout of seat %d failed", self.id, seat)
 
     def _bot_turn(self, seat: int) -> None:
         self._bot_turns.pop(seat, None)
@@ -329,15 +343,25 @@ class LiveTable:
             del self._bot_turns[seat]
         self._plan(None)
 
-    def close_empty(self) -> None:
-        """Every person left and the host chose to close such a game: it ends unfinished."""
+    def shut(self, why: str) -> None:
+        """Close the table unfinished: it expired waiting (expiry.py), or every person left
+        and the host chose to close such a game. Its steps stay; it is never resumed."""
         self.record.status = CLOSED
         self.store.append(self.id, len(self.steps), [], CLOSED)
         self.stored_status = CLOSED
         self.close()
-        self.notice("every player has left: the table is closed", None, "closed")
+        self.notice(why, None, "closed")
         self.notify_seats()
         self._changed()
+
+    def clock_message(self) -> dict[str, Any]:
+        """New deadlines when a seat begins to spend its time bank (public, like all timers)."""
+        return {
+            "type": "clock",
+            "deadline": self.deadline(),
+            "deadlines": {str(s): t for s, t in self.deadlines.items()},
+            "time_banks": self.banks.to_json(),
+        }
 
     def notice(self, text: str, seat: int | None, kind: str) -> None:
         """Tell everyone at the table something about its people (never about the game)."""

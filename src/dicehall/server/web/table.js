@@ -131,6 +131,11 @@ export class TableScreen {
       case "chat":
         this.chat.add(msg.message);
         break;
+      case "clock": // a seat's turn time ran out and it now spends its time bank
+        this.deadline = msg.deadline ?? null;
+        this.onBank = this.seat !== null && this.seat !== undefined && String(this.seat) in (msg.deadlines || {});
+        this.drawTimer();
+        break;
       case "chat-history":
         this.chat.setHistory(msg.messages || []);
         break;
@@ -189,6 +194,7 @@ export class TableScreen {
     this.actors = msg.actors || [];
     this.status = msg.status || this.status;
     this.deadline = msg.deadline ?? null;
+    this.onBank = false;
     this.step = msg.step;
     this.pending = false;
     clearTimeout(this.watchdog);
@@ -352,7 +358,7 @@ export class TableScreen {
       return;
     }
     const left = Math.max(0, Math.ceil(this.deadline - Date.now() / 1000));
-    this.timer.textContent = `${left}s left`;
+    this.timer.textContent = `${left}s left${this.onBank ? " (time bank)" : ""}`;
     this.timer.classList.toggle("urgent", left <= 10);
   }
 
