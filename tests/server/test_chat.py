@@ -116,10 +116,8 @@ def test_chat_is_kept_with_the_table_not_in_its_transcript(tmp_path: Path) -> No
     assert "good luck" not in json.dumps(transcript)
     with running(db) as client:  # a new server: the talk is still the table's
         with client.websocket_connect(f"/ws/tables/{tid}") as ws:
-            history = receive(ws)
-            while history["type"] != "chat-history":
-                history = receive(ws)
-        assert [m["text"] for m in history["messages"]] == ["good luck!", "good game"]
+            welcome = receive(ws)
+        assert [m["text"] for m in welcome["chat"]] == ["good luck!", "good game"]
 
 
 def test_chat_frames_carry_no_secret(tmp_path: Path) -> None:
@@ -143,5 +141,5 @@ def test_chat_frames_carry_no_secret(tmp_path: Path) -> None:
         assert set(frame) == {"type", "message"}
         assert set(frame["message"]) == {"idx", "at", "seat", "name", "text", "quick"}
         assert not SECRET_KEYS & set(frame["message"])
-    histories = [m for c in conns for m in c.messages if m["type"] == "chat-history"]
-    assert all(set(h) == {"type", "messages"} for h in histories)
+    welcomes = [m for c in conns for m in c.messages if m["type"] == "welcome"]
+    assert all(m["chat"] == [] for m in welcomes)  # they came before anyone spoke

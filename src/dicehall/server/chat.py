@@ -14,7 +14,6 @@ can carry a secret.
 
 from __future__ import annotations
 
-import json
 import time
 import unicodedata
 from typing import Any
@@ -116,9 +115,9 @@ class TableChat:
             self._messages = self.store.of(self.table_id)
         return self._messages
 
-    def history(self) -> str:
-        """The message a connecting page gets: the latest messages."""
-        return json.dumps({"type": "chat-history", "messages": self.messages()[-HISTORY:]})
+    def latest(self) -> list[dict[str, Any]]:
+        """What a connecting page is sent with its welcome: the latest messages."""
+        return self.messages()[-HISTORY:]
 
     def open_to_spectators(self, open_: object) -> None:
         """The host opens or closes the chat to spectators (kept with the table's settings)."""

@@ -408,6 +408,7 @@ class LiveTable:
                 "seat": seat,
                 "names": self.names,
                 "events": self.state.events_for(seat),
+                "chat": self.chat.latest() if self.chat is not None else [],
                 **self._position(seat),
             }
         )

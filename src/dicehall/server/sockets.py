@@ -84,8 +84,6 @@ async def serve_socket(ws: WebSocket, hall: Hall, table_id: str, rate: float, bu
     conn.push(table.welcome(seat))
     if table.status == "over":
         conn.push(table.over_message())
-    if table.chat is not None:
-        conn.push(table.chat.history())
     if seat is not None:
         table.presence.arrive(seat)
     table.notify_seats()

@@ -103,6 +103,7 @@ export class TableScreen {
     switch (msg.type) {
       case "welcome": {
         this.story.clear();
+        this.chat.setHistory(msg.chat || []);
         this.names = msg.names || this.names;
         this.events = [];
         this.told = 0;
@@ -136,9 +137,7 @@ export class TableScreen {
         this.onBank = this.seat !== null && this.seat !== undefined && String(this.seat) in (msg.deadlines || {});
         this.drawTimer();
         break;
-      case "chat-history":
-        this.chat.setHistory(msg.messages || []);
-        break;
+
       case "advice":
         this.drawAdvice(msg.table);
         break;
