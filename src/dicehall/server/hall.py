@@ -19,6 +19,7 @@ from typing import Any
 
 from dicehall.core.chance import commitment_of
 from dicehall.core.errors import DicehallError, OptionError
+from dicehall.core.words import seat_name
 from dicehall.server.catalog import Catalog
 from dicehall.server.chat import ChatStore, TableChat
 from dicehall.server.expiry import expiry_text, stale
@@ -163,9 +164,14 @@ class Hall:
         players: list[dict[str, Any]] = []
         for seat in range(game.seats):
             seat_bot = bots.get(seat)
-            default = f"{seat_bot} bot {seat + 1}" if seat_bot else f"Player {seat + 1}"
             name = names[seat] if names is not None and seat < len(names) else ""
-            players.append({"name": name.strip() or default, "bot": seat_bot, "token_hash": None})
+            players.append(
+                {
+                    "name": name.strip() or seat_name(seat, seat_bot),
+                    "bot": seat_bot,
+                    "token_hash": None,
+                }
+            )
         token = new_token()
         host = humans[0]
         players[host]["token_hash"] = token_hash(token)

@@ -390,11 +390,12 @@ class LiveTable:
     def _position(self, seat: int | None) -> dict[str, Any]:
         state = self.state
         legal = state.legal_actions(seat) if seat is not None and self.status == PLAYING else ()
+        view = state.view(seat)
         return {
             "step": len(self.steps),
             "status": self.status,
-            "view": state.view(seat),
-            "legal": [{"action": a, "label": self.game.action_label(a)} for a in legal],
+            "view": view,
+            "legal": [{"action": a, "label": self.game.choice_label(view, a)} for a in legal],
             "actors": list(state.actors()),
             "deadline": self.deadline(),
             "deadlines": {str(s): t for s, t in self.deadlines.items()},
