@@ -398,11 +398,14 @@ export class TableScreen {
       mount(this.oddsBody, h("p", { class: "muted no-odds" }, this.legal.length ? "No odds for this position." : "Odds appear when it is your turn."));
       return;
     }
+    // the verdict (a column of words after the chances, like "the truth") goes first, and
+    // every column fits the sidebar or a phone: nothing is cut off behind a scroll bar
+    const order = columnOrder(table);
     mount(this.oddsBody,
       h("h3", {}, table.title),
-      h("div", { class: "scroll" }, h("table", { class: "odds-table" },
-        h("thead", {}, h("tr", {}, table.columns.map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, table.rows.map((row) => h("tr", {}, row.map((c) => h("td", {}, this.named(cellText(c))))))))),
+      h("table", { class: "odds-table" },
+        h("thead", {}, h("tr", {}, order.map((i) => h("th", { scope: "col" }, table.columns[i])))),
+        h("tbody", {}, table.rows.map((row) => h("tr", {}, order.map((i) => h("td", {}, oddsCell(row[i], (t) => this.named(t)))))))),
       table.note ? h("p", { class: "muted" }, table.note) : null);
   }
 
@@ -477,6 +480,32 @@ export class TableScreen {
       this.showError(e.message);
     }
   }
+}
+
+/** Column indices of an odds table with its verdict columns (words after the last column
+ * of chances) moved to the front. */
+export function columnOrder(table) {
+  const isChance = (c) => c && typeof c === "object" && "fraction" in c;
+  const n = table.columns.length;
+  const chance = [...Array(n).keys()].filter((i) => table.rows.some((row) => isChance(row[i])));
+  const last = chance.length ? Math.max(...chance) : n;
+  const verdict = [...Array(n).keys()].filter((i) => i > last);
+  return [...verdict, ...[...Array(n).keys()].filter((i) => !verdict.includes(i))];
+}
+
+/** One cell: a chance as its percentage first, the exact fraction under it; "0" for zero. */
+function oddsCell(cell, named) {
+  if (cell && typeof cell === "object" && "fraction" in cell) {
+    if (cell.value === 0) return h("span", { class: "pct" }, "0");
+    if (cell.value === 1) return h("span", { class: "pct" }, "100%");
+    return [h("span", { class: "pct" }, percent(cell.value)), h("span", { class: "frac" }, cell.fraction)];
+  }
+  return named(cellText(cell));
+}
+
+function percent(value) {
+  const pct = value * 100;
+  return `${pct < 0.1 ? pct.toPrecision(1) : pct.toFixed(1)}%`;
 }
 
 /** A seat's connection in words: everyone sees who is here, dropped, gone or played by a bot. */
