@@ -5,6 +5,7 @@
 // and can never show dice the server did not send to this seat.
 
 import { api, forgetSeat, loadSeat, saveSeat } from "./api.js";
+import { alertTurn, allowNotifications, loadAlerts, saveAlerts } from "./alerts.js";
 import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { cellText, h, mount, seatName, statusText } from "./dom.js";
@@ -80,6 +81,9 @@ export class TableScreen {
     this.odds = h("details", { class: "card odds" }, h("summary", {}, "Odds"), this.oddsBody);
     this.odds.addEventListener("toggle", () => this.odds.open && this.askAdvice());
     this.fair = h("details", { class: "card fair" }, h("summary", {}, "Fair dice"));
+    this.alerts = loadAlerts();
+    this.alerted = []; // what each turn's alert did, for the tests
+    this.alertsBox = this.held ? this.buildAlerts() : null;
     this.chat = new ChatPanel(this.tableId, {
       send: (message) => this.connection.send(message),
       seat: () => (this.seat === undefined ? null : this.seat),
@@ -94,7 +98,7 @@ export class TableScreen {
           this.end),
         h("aside", { class: "table-side" },
           h("section", { class: "card" }, h("h2", {}, "Log"), this.log),
-          this.chat.el, this.odds, this.fair))));
+          this.chat.el, this.odds, this.fair, this.alertsBox))));
   }
 
   // --- messages -------------------------------------------------------------------
@@ -188,6 +192,11 @@ export class TableScreen {
   }
 
   position(msg) {
+    const mine = (msg.legal || []).length > 0 && msg.status === "playing";
+    if (mine && !this.wasMine && msg.type === "update") {
+      this.alerted.push(alertTurn(this.alerts, `${gameTitle((msg.view && msg.view.game) || "")} · dicehall`));
+    }
+    this.wasMine = mine;
     this.view = msg.view;
     this.legal = msg.legal || [];
     this.actors = msg.actors || [];
@@ -275,6 +284,29 @@ export class TableScreen {
         dataset: { seat: i, state: s.state || (s.connected ? "connected" : "gone"), standIn: s.stand_in ? "yes" : "no" },
       }, h("span", { class: `dot ${dotClass(s)}`, "aria-hidden": "true" }),
       seatName(this.names, i), h("small", { class: "seat-state" }, seatState(s))))) : null);
+  }
+
+  /** "Your turn" alerts, off until turned on: a sound, and a notification while hidden. */
+  buildAlerts() {
+    const sound = h("input", { type: "checkbox", id: "alert-sound", checked: this.alerts.sound });
+    const desktop = h("input", { type: "checkbox", id: "alert-notify", checked: this.alerts.notify });
+    const note = h("p", { class: "muted alerts-note" });
+    sound.addEventListener("change", () => {
+      this.alerts.sound = sound.checked;
+      saveAlerts(this.alerts);
+    });
+    desktop.addEventListener("change", async () => {
+      if (desktop.checked && !(await allowNotifications())) {
+        desktop.checked = false;
+        note.textContent = "This browser does not allow notifications from this page.";
+      }
+      this.alerts.notify = desktop.checked;
+      saveAlerts(this.alerts);
+    });
+    return h("section", { class: "card alerts", "aria-label": "Your turn alerts" }, h("h2", {}, "When it is your turn"),
+      h("div", { class: "field check" }, sound, h("label", { for: "alert-sound" }, "Play a sound")),
+      h("div", { class: "field check" }, desktop, h("label", { for: "alert-notify" }, "Show a desktop notification")),
+      note);
   }
 
   /** Leave, concede, skip to the result, and the host's "let the bot play" for gone seats. */

@@ -1,5 +1,6 @@
-"""The odds panel is readable in the sidebar and on a phone: the verdict first, percentages
-before fractions, "0" for zero, and no column cut off."""
+"""The side panels of a table: the odds readable in the sidebar and on a phone (the verdict
+first, percentages before fractions, "0" for zero, no column cut off), and the your-turn
+alerts, off until the player turns them on."""
 
 from __future__ import annotations
 
@@ -78,3 +79,34 @@ def test_odds_fit_the_sidebar_and_a_phone(server: str, new_page: Any) -> None:
     check(page)
     page.locator(".odds").scroll_into_view_if_needed()
     screenshot(page, "odds-phone")
+
+
+def test_your_turn_alerts_are_off_until_turned_on(server: str, new_page: Any) -> None:
+    page: Page = new_page()
+    page.context.grant_permissions(["notifications"])
+    create_table(page, server, "kariki", seats=3, pace="0")
+    rng = random.Random(4)
+    screen = "window.dicehall.screen"
+
+    def turns(count: int) -> list[list[str]]:
+        for _ in range(count):
+            page.wait_for_function(MY_TURN_OR_OVER)
+            if page.evaluate(GAME_OVER):
+                break
+            click_random_action(page, rng)
+            page.wait_for_timeout(PAUSE_MS)
+        alerted: list[list[str]] = page.evaluate(f"{screen}.alerted")
+        return alerted
+
+    assert all(done == [] for done in turns(4))  # off by default: nothing
+    page.check("#alert-sound")
+    page.check("#alert-notify")
+    page.evaluate("Object.defineProperty(document, 'hidden', {get: () => true})")
+    page.evaluate(f"{screen}.alerted = []")
+    alerted = turns(6)
+    if not page.evaluate(GAME_OVER):
+        assert ["sound", "notification"] in alerted
+    assert page.evaluate("JSON.parse(localStorage.getItem('dicehall.alerts'))") == {
+        "sound": True,
+        "notify": True,
+    }
