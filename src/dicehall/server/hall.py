@@ -17,10 +17,9 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from dicehall.core.chance import commitment_of
 from dicehall.core.errors import DicehallError, OptionError
 from dicehall.server.catalog import Catalog
-from dicehall.server.fairness import new_seed
+from dicehall.server.fairness import MODES, SEALED, check_commit, commitment_for, new_seed
 from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import OVER, WAITING, LiveTable, token_hash
 from dicehall.server.store import Store, TableRecord
@@ -122,9 +121,15 @@ class Hall:
         names: list[str] | None,
         turn_seconds: float | None,
         bot_delay_ms: int,
+        fairness: str = SEALED,
+        entropy: str | None = None,
     ) -> tuple[LiveTable, int, str]:
-        """A new table; the host takes the first seat not given to a bot."""
+        """A new table; the host takes the first seat not given to a bot.
+
+        `entropy` is the host's commitment to its entropy for the dice (sealed tables)."""
         game = self.catalog.make(game_id, seats, options)
+        if fairness not in MODES:
+            raise OptionError(f"fairness must be one of {', '.join(MODES)}; got {fairness!r}")
         known = game.bots()
         for seat, bot in bots.items():
             if not 0 <= seat < game.seats:
@@ -147,12 +152,22 @@ class Hall:
         token = new_token()
         host = humans[0]
         players[host]["token_hash"] = token_hash(token)
+        if entropy is not None:
+            players[host]["entropy"] = check_commit(entropy)
         table = self._open(
-            game_id, game.seats, dict(game.options), players, turn_seconds, bot_delay_ms
+            game_id,
+            game.seats,
+            dict(game.options),
+            players,
+            turn_seconds,
+            bot_delay_ms,
+            fairness=fairness,
         )
         return table, host, token
 
-    def join(self, table: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
+    def join(
+        self, table: LiveTable, name: str, seat: int | None, entropy: str | None = None
+    ) -> tuple[int, str]:
         if table.status != WAITING:
             raise Conflict(f"table {table.id} is {table.status}: no seat is free")
         free = table.free_seats()
@@ -164,11 +179,14 @@ class Hall:
             raise OptionError(f"there is no seat {seat}; seats are 0 to {table.record.seats - 1}")
         elif seat not in free:
             raise Conflict(f"seat {seat} of table {table.id} is taken")
+        commit = None if entropy is None else check_commit(entropy)
         token = new_token()
-        table.claim(seat, token, name.strip() or None)
+        table.claim(seat, token, name.strip() or None, commit)
         return seat, token
 
-    def rematch(self, old: LiveTable, token: str) -> tuple[LiveTable, int, str]:
+    def rematch(
+        self, old: LiveTable, token: str, entropy: str | None = None
+    ) -> tuple[LiveTable, int, str]:
         """The rematch of a finished table: the same one for every player who asks."""
         seat = old.seat_of(token)
         if seat is None:
@@ -181,12 +199,21 @@ class Hall:
                 for p in old.record.players
             ]
             r = old.record
-            self._open(r.game, r.seats, r.options, players, r.turn_seconds, r.bot_delay_ms, old.id)
+            self._open(
+                r.game,
+                r.seats,
+                r.options,
+                players,
+                r.turn_seconds,
+                r.bot_delay_ms,
+                old.id,
+                r.fairness,
+            )
         assert old.record.rematch_id is not None
         new = self.get(old.record.rematch_id)
         new_token_ = rematch_token(token, new.id)
         if new.record.players[seat]["token_hash"] is None:
-            new.claim(seat, new_token_)
+            new.claim(seat, new_token_, None, None if entropy is None else check_commit(entropy))
         return new, seat, new_token_
 
     def _open(
@@ -198,6 +225,7 @@ class Hall:
         turn_seconds: float | None,
         bot_delay_ms: int,
         rematch_of: str | None = None,
+        fairness: str = SEALED,
     ) -> LiveTable:
         waiting = sum(1 for t in self.live.values() if t.status == WAITING)
         if waiting >= self.max_waiting:
@@ -216,9 +244,10 @@ class Hall:
             players=players,
             status=WAITING,
             seed=seed.hex(),
-            commitment=commitment_of(seed),
+            commitment=commitment_for(fairness, seed),
             turn_seconds=turn_seconds,
             bot_delay_ms=bot_delay_ms,
+            fairness=fairness,
         )
         self.store.insert(record, rematch_of)
         if rematch_of is not None:

@@ -4,8 +4,10 @@ Server to client: "welcome" on connect, "update" after every step (each
 connection with its own seat's view, legal actions and new events), "over"
 at the end, "table" when seats change, "advice", "pong", and "error" (to
 that client only). Client to server: {"type": "action", "action": {...}},
-{"type": "advice"}, {"type": "ping"}. A bad message gets an error and changes
-nothing; the connection and the table stay usable. See docs/server.md.
+{"type": "advice"}, {"type": "ping"}, and at sealed tables {"type": "commit"} and
+{"type": "reveal"} (the seat's entropy for the dice, server/fairness.py). A bad message
+gets an error and changes nothing; the connection and the table stay usable. See
+docs/server.md.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicehall.core.errors import DicehallError
+from dicehall.server.fairness import check_commit
 from dicehall.server.hall import Hall, NotFound
 from dicehall.server.limits import TokenBucket
 from dicehall.server.live import LiveTable, SaveError
@@ -128,8 +131,10 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
         _act(conn, table, message)
     elif kind == "advice":
         await _advise(conn, table)
+    elif kind in ("commit", "reveal"):
+        _entropy(conn, table, message)
     else:
-        conn.error(f"unknown message type {kind!r}; send action, advice or ping")
+        conn.error(f"unknown message type {kind!r}; send action, advice, commit, reveal or ping")
 
 
 def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
@@ -145,6 +150,20 @@ def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
         return
     try:
         table.act(conn.seat, action)
+    except (DicehallError, SaveError) as e:
+        conn.error(str(e))
+
+
+def _entropy(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
+    """A seat's entropy for the dice (sealed tables): its commitment, then its values."""
+    if conn.seat is None:
+        conn.error("spectators add no entropy: connect with a seat token")
+        return
+    try:
+        if message["type"] == "commit":
+            table.commit(conn.seat, check_commit(message.get("commit")))
+        else:
+            table.reveal(conn.seat, message.get("batch"), message.get("value"))
     except (DicehallError, SaveError) as e:
         conn.error(str(e))
 
