@@ -21,7 +21,8 @@ from dicehall.core.errors import DicehallError, OptionError
 from dicehall.server.catalog import Catalog
 from dicehall.server.fairness import MODES, SEALED, check_commit, commitment_for, new_seed
 from dicehall.server.limits import TooManyRequests
-from dicehall.server.live import OVER, WAITING, LiveTable, token_hash
+from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, token_hash
+from dicehall.server.settings import SettingsStore, TableSettings, default_turn_seconds
 from dicehall.server.store import Store, TableRecord
 
 log = logging.getLogger("dicehall.server")
@@ -60,6 +61,7 @@ def rematch_token(old_token: str, new_table_id: str) -> str:
 class Hall:
     def __init__(self, store: Store, catalog: Catalog, max_waiting: int = 1000) -> None:
         self.store = store
+        self.settings = SettingsStore(store.engine)
         self.catalog = catalog
         self.max_waiting = max_waiting
         self.live: dict[str, LiveTable] = {}
@@ -93,8 +95,11 @@ class Hall:
         return self.get(table_id)
 
     def open_tables(self) -> list[dict[str, Any]]:
+        """The lobby's list: listed tables waiting or in play (private ones only by room)."""
         out = []
         for table in self.live.values():
+            if not table.settings.listed:
+                continue
             taken = sum(1 for p in table.record.players if p["bot"] or p["token_hash"])
             out.append(
                 {
@@ -121,6 +126,7 @@ class Hall:
         names: list[str] | None,
         turn_seconds: float | None,
         bot_delay_ms: int,
+        settings: TableSettings | None = None,
         fairness: str = SEALED,
         entropy: str | None = None,
     ) -> tuple[LiveTable, int, str]:
@@ -154,13 +160,16 @@ class Hall:
         players[host]["token_hash"] = token_hash(token)
         if entropy is not None:
             players[host]["entropy"] = check_commit(entropy)
+        settings = settings or TableSettings()
+        turns = default_turn_seconds(settings.listed, turn_seconds)
         table = self._open(
             game_id,
             game.seats,
             dict(game.options),
             players,
-            turn_seconds,
+            turns,
             bot_delay_ms,
+            settings,
             fairness=fairness,
         )
         return table, host, token
@@ -206,6 +215,7 @@ class Hall:
                 players,
                 r.turn_seconds,
                 r.bot_delay_ms,
+                old.settings,
                 old.id,
                 r.fairness,
             )
@@ -224,6 +234,7 @@ class Hall:
         players: list[dict[str, Any]],
         turn_seconds: float | None,
         bot_delay_ms: int,
+        settings: TableSettings,
         rematch_of: str | None = None,
         fairness: str = SEALED,
     ) -> LiveTable:
@@ -250,6 +261,7 @@ class Hall:
             fairness=fairness,
         )
         self.store.insert(record, rematch_of)
+        self.settings.insert(record.id, settings)
         if rematch_of is not None:
             self.get(rematch_of).record.rematch_id = record.id
         table = self._rebuild(record, [])
@@ -269,6 +281,7 @@ class Hall:
     def _rebuild(self, record: TableRecord, steps: list[Any]) -> LiveTable:
         game = self.catalog.make(record.game, record.seats, record.options)
         table = LiveTable(record, game, self.store)
+        table.settings = self.settings.get(record.id)
         table.replay(steps)
         return table
 
@@ -280,7 +293,7 @@ class Hall:
         self.rooms[table.record.room] = table.id
 
     def _on_change(self, table: LiveTable) -> None:
-        if table.status == OVER and table.id in self.live:
+        if table.status in (OVER, CLOSED) and table.id in self.live:
             del self.live[table.id]
             self.rooms.pop(table.record.room, None)
             self._keep_finished(table)
