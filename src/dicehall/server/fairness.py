@@ -46,10 +46,8 @@ from dicehall.server.store import TableRecord
 
 SEED_BYTES = 32
 SEALED, SEED = "sealed", "seed"
-MODES = {
-    SEALED: "each throw is proved to whom the rules show it; hidden dice stay secret for good",
-    SEED: "the seed is revealed after the game: anyone can recompute every throw, hidden ones too",
-}
+MODES = (SEALED, SEED)
+"""What each shows is said where players choose: the lobby (web/fair.js) and docs/server.md."""
 REVEAL_SECONDS = 10.0
 """How long a table waits for the seats' entropy before it throws without the missing ones."""
 
