@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from dicehall.core.game import Game
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
+from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
 from dicehall.server.sockets import serve_socket
@@ -37,14 +38,16 @@ def create_app(
     create and join (limits.py)."""
     limits = limits or Limits()
     store = Store(db_url)
-    hall = Hall(store, Catalog(games), limits.max_waiting_tables)
+    hall = Hall(store, Catalog(games), limits.max_waiting_tables, limits.waiting_minutes * 60)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         resumed = hall.resume_all()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
+        sweeper = asyncio.create_task(sweep_forever(hall))
         yield
+        sweeper.cancel()
         hall.close()
         await asyncio.sleep(0)
 

@@ -57,6 +57,7 @@ export const api = {
       call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { entropy }, { "X-Seat-Token": token })),
   transcript: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/transcript`),
   transcriptUrl: (id) => `/api/tables/${encodeURIComponent(id)}/transcript`,
+  chat: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
   verifyUrl: (id) => `/api/tables/${encodeURIComponent(id)}/verify`,
   verifyMine: (id, openings) =>
     call("POST", `/api/tables/${encodeURIComponent(id)}/verify`, { openings }),
