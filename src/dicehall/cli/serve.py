@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from dicehall.cli.common import app, guarded
+from dicehall.cli.common import app, fail, guarded
 
 
 @app.command(rich_help_panel="Host")
@@ -18,6 +18,13 @@ def serve(
     ] = "sqlite:///data/dicehall.sqlite",
 ) -> None:
     """Host online tables and the browser page."""
+    from dicehall.server import missing_modules
+
+    if missing := missing_modules():
+        fail(
+            "dicehall serve needs the server extra: pip install 'dicehall[server]'"
+            f" (missing: {', '.join(missing)})"
+        )
     from dicehall.server.commands import serve as run_server
 
     guarded(lambda: run_server(host, port, db))

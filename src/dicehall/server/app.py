@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from dicehall import __version__
 from dicehall.core.game import Game
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
@@ -48,7 +49,7 @@ def create_app(
         hall.close()
         await asyncio.sleep(0)
 
-    app = FastAPI(title="dicehall", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
     app.include_router(api_router(hall, limits))
 
