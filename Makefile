@@ -43,11 +43,13 @@ bench: $(STAMP)  ## random-playout speed of every game
 
 # After changing a range in pyproject.toml: the tested set for every supported
 # Python and platform, and the lowest bounds CI also tests (Linux, oldest Python).
+# The first keeps the pins it can (uv prefers the file's versions); the second
+# starts afresh (--upgrade), or a bound lowered since would keep its old pin.
 lock: $(STAMP)  ## regenerate requirements.lock and requirements-lowest.lock from pyproject.toml
 	$(BIN)/uv pip compile --quiet pyproject.toml --all-extras --universal \
 	    --python-version 3.11 --generate-hashes --custom-compile-command "make lock" --output-file $(LOCK)
 	$(BIN)/uv pip compile --quiet pyproject.toml --all-extras --resolution lowest-direct \
-	    --python-version 3.11 --python-platform x86_64-manylinux_2_28 \
+	    --python-version 3.11 --python-platform x86_64-manylinux_2_28 --upgrade \
 	    --generate-hashes --custom-compile-command "make lock" --output-file $(LOWEST)
 
 dist: $(STAMP)  ## the sdist and wheel under dist/, checked by twine
