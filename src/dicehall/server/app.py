@@ -19,7 +19,7 @@ from dicehall.server.catalog import Catalog
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
 from dicehall.server.sockets import serve_socket
-from dicehall.server.store import Store
+from dicehall.server.store import SQLITE_SYNCHRONOUS, Store
 
 log = logging.getLogger("dicehall.server")
 
@@ -32,12 +32,14 @@ def create_app(
     rate: float = 20.0,
     burst: int = 40,
     limits: Limits | None = None,
+    sqlite_synchronous: str = SQLITE_SYNCHRONOUS,
 ) -> FastAPI:
     """The server on a database; `games` replaces the registry (tests), `rate`/`burst`
     limit each connection's messages a second, `limits` what each client address may
-    create and join (limits.py)."""
+    create and join (limits.py), `sqlite_synchronous` SQLite's pragma (store.py).
+    `dicehall serve` fills them from its settings (settings.py)."""
     limits = limits or Limits()
-    store = Store(db_url)
+    store = Store(db_url, synchronous=sqlite_synchronous)
     hall = Hall(store, Catalog(games), limits.max_waiting_tables)
 
     @asynccontextmanager

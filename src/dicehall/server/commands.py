@@ -6,11 +6,14 @@ import gc
 import logging
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core.errors import TranscriptError
 from dicehall.core.transcript import load
 from dicehall.server.fairness import verify_transcript
+
+if TYPE_CHECKING:
+    from dicehall.server.settings import Settings
 
 DEFAULT_DB = "sqlite:///data/dicehall.sqlite"
 MAX_FRAME = 64 * 1024  # a WebSocket frame above this closes the connection (messages: 8 KiB)
@@ -55,23 +58,31 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-def serve(host: str, port: int, db: str) -> None:
+def serve(settings: Settings) -> None:
+    """Run the server with these settings (settings.load_settings) until it is stopped."""
     import uvicorn
 
     from dicehall.server.app import create_app
     from dicehall.server.store import DatabaseInUse
 
     try:
-        app = create_app(database_url(db))
+        app = create_app(
+            database_url(settings.db),
+            rate=settings.message_rate,
+            burst=settings.message_burst,
+            limits=settings.limits(),
+            sqlite_synchronous=settings.sqlite_synchronous,
+        )
     except DatabaseInUse as e:
         raise SystemExit(f"dicehall serve: {e}") from None
     tune_gc()
     redact = _RedactTokens()
     for name in ("uvicorn.access", "uvicorn.error"):
         logging.getLogger(name).addFilter(redact)
+    host, port = settings.host, settings.port
     shown = f"[{host}]" if ":" in host else host
     print(f"dicehall server: open http://{shown}:{port}/ (API docs at /docs)", flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level="info")
+    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level=settings.log_level)
 
 
 def verify(path: str) -> dict[str, Any]:
