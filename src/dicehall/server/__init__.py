@@ -10,6 +10,7 @@ fairness.py  seeds, commitments and the verify report
 catalog.py   the games a server offers
 limits.py    how much one client may create and join
 commands.py  `dicehall serve` and `dicehall verify`
+server_settings.py  the server's settings: DICEHALL_* variables, config file, flags
 
 The web stack (FastAPI, uvicorn, SQLAlchemy) comes with the `server` extra, so
 nothing here imports it until `create_app` is asked for: `dicehall verify`

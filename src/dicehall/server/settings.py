@@ -1,163 +1,94 @@
-"""The server's settings: one object, read from DICEHALL_* variables and a config file.
-
-`load_settings` gives each setting, highest first, from: the `dicehall serve`
-flag that names it, the environment variable `DICEHALL_<NAME>`, the TOML
-config file (`--config FILE` or `DICEHALL_CONFIG`; flat `name = value` keys),
-and the default. Unknown keys in the file and values of the wrong type or
-range are refused with the setting, its variable and what was wrong, before
-the server starts.
-
-The limits and other knobs the server's modules define as plain dataclasses
-(`limits.Limits` ...) are settings of the same names here: `section(Limits)`
-builds one from the settings, and tests/server/test_settings.py checks that
-every field of such a dataclass is a setting with the same default. A new
-knob is one line in that dataclass and one field below.
+"""A table's house rules: listed or private, grace period, time bank, chat, what happens
+when no person is left. They are the server's business, not the game's, so they live in
+their own SQL table next to the table's row (store.py), keyed by the table's id; a table
+without a row of its own (one made before these settings existed) gets the defaults.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import os
-import tomllib
-from contextvars import ContextVar
-from pathlib import Path
-from typing import Any, Literal, TypeVar, cast
+from dataclasses import asdict, dataclass, fields
+from typing import Any
 
-from pydantic import Field, ValidationError, field_validator
-from pydantic_settings import (
-    BaseSettings,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-    TomlConfigSettingsSource,
+from sqlalchemy import JSON, Column, ForeignKey, String, Table, insert, select, update
+from sqlalchemy.engine import Engine
+
+from dicehall.server.store import metadata
+
+DEFAULT_TURN_SECONDS = 60.0
+"""The turn timer of a listed table whose host chose none: strangers must not stall it."""
+
+DEFAULT_GRACE_SECONDS = 60.0
+"""How long a seat may be gone before the table's bot plays it."""
+
+FINISH, CLOSE = "finish", "close"
+"""When no person is left in a game: the bots finish it at once, or the table is closed."""
+
+table_settings = Table(
+    "table_settings",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("settings", JSON, nullable=False),
 )
 
-from dicehall.core.errors import DicehallError
-from dicehall.server.commands import DEFAULT_DB
-from dicehall.server.limits import Limits
 
-ENV_PREFIX = "DICEHALL_"
-CONFIG_ENV = "DICEHALL_CONFIG"
+@dataclass
+class TableSettings:
+    listed: bool = True  # shown in the lobby's open tables; private tables only by room code
+    grace_seconds: float = DEFAULT_GRACE_SECONDS
+    time_bank_seconds: float | None = None  # extra time per player for the whole game
+    when_empty: str = FINISH
+    spectator_chat: bool = True  # the host may close the chat to spectators
 
-_LIMITS = Limits()
-_config_file: ContextVar[Path | None] = ContextVar("dicehall_config_file", default=None)
-
-
-class SettingsError(DicehallError):
-    """A setting that cannot be used; the message names it and its variable."""
-
-
-class Settings(BaseSettings):
-    """Every setting of `dicehall serve` (docs/server.md lists them)."""
-
-    model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX, extra="forbid", frozen=True, validate_default=True
-    )
-
-    # where the server listens and keeps its tables
-    db: str = Field(DEFAULT_DB, description="SQLAlchemy URL; a bare path is an SQLite file")
-    host: str = Field("127.0.0.1", description="address to listen on")
-    port: int = Field(8000, ge=0, le=65535, description="port to listen on")
-    log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
-        "info", description="the server's log level"
-    )
-    sqlite_synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = Field(
-        "NORMAL",
-        description="SQLite's synchronous pragma: NORMAL survives a crash of the server,"
-        " FULL a power cut too",
-    )
-
-    # each WebSocket connection's messages (create_app's rate and burst)
-    message_rate: float = Field(20.0, gt=0, description="messages a second per connection")
-    message_burst: int = Field(40, ge=1, description="messages at once per connection")
-
-    # limits.Limits: what one client address may create and join
-    tables_per_minute: float = Field(
-        _LIMITS.tables_per_minute, gt=0, description="new tables a minute per address"
-    )
-    tables_burst: int = Field(
-        _LIMITS.tables_burst, ge=1, description="new tables at once per address"
-    )
-    joins_per_minute: float = Field(
-        _LIMITS.joins_per_minute, gt=0, description="seat requests a minute per address"
-    )
-    joins_burst: int = Field(
-        _LIMITS.joins_burst, ge=1, description="seat requests at once per address"
-    )
-    max_waiting_tables: int = Field(
-        _LIMITS.max_waiting_tables, ge=1, description="tables waiting for players, in all"
-    )
-
-    @field_validator("log_level", mode="before")
-    @classmethod
-    def _lower(cls, value: object) -> object:
-        return value.lower() if isinstance(value, str) else value
-
-    @field_validator("sqlite_synchronous", mode="before")
-    @classmethod
-    def _upper(cls, value: object) -> object:
-        return value.upper() if isinstance(value, str) else value
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
 
     @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """Flags (init arguments), then the environment, then the config file."""
-        path = _config_file.get()
-        if path is None:
-            return (init_settings, env_settings)
-        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, path))
-
-    def limits(self) -> Limits:
-        return section(Limits, self)
+    def from_json(cls, data: dict[str, Any]) -> TableSettings:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
 
 
-D = TypeVar("D")
+def default_turn_seconds(listed: bool, asked: float | None) -> float | None:
+    """A listed table always has a turn timer; a private one keeps the host's choice."""
+    if asked is None and listed:
+        return DEFAULT_TURN_SECONDS
+    return asked
 
 
-def section(cls: type[D], settings: Settings) -> D:
-    """A settings dataclass (`Limits` ...) built from the settings of its fields' names."""
-    names = [f.name for f in dataclasses.fields(cast(Any, cls))]
-    return cls(**{name: getattr(settings, name) for name in names})
+def time_bank(settings: TableSettings, turn_seconds: float | None) -> float:
+    """Each player's time bank: as set, else half a turn (none without a timer)."""
+    if turn_seconds is None:
+        return 0.0
+    if settings.time_bank_seconds is not None:
+        return settings.time_bank_seconds
+    return turn_seconds / 2
 
 
-def load_settings(config: str | Path | None = None, **flags: Any) -> Settings:
-    """The settings from flags (None: not given), DICEHALL_* variables and the config file."""
-    path = config or os.environ.get(CONFIG_ENV) or None
-    if path is not None and not Path(path).is_file():
-        raise SettingsError(f"config file {path} not found")
-    token = _config_file.set(Path(path) if path is not None else None)
-    try:
-        return Settings(**{k: v for k, v in flags.items() if v is not None})
-    except ValidationError as e:
-        raise SettingsError(describe(e, path)) from None
-    except tomllib.TOMLDecodeError as e:
-        raise SettingsError(f"config file {path} is not TOML: {e}") from None
-    finally:
-        _config_file.reset(token)
+class SettingsStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        metadata.create_all(engine, tables=[table_settings])
 
+    def insert(self, table_id: str, settings: TableSettings) -> None:
+        with self.engine.begin() as db:
+            db.execute(
+                insert(table_settings).values(table_id=table_id, settings=settings.to_json())
+            )
 
-def describe(error: ValidationError, path: str | Path | None) -> str:
-    """One line per refused setting, naming it and its environment variable."""
-    lines = []
-    for e in error.errors():
-        name = str(e["loc"][0]) if e["loc"] else "?"
-        if e["type"] == "extra_forbidden":
-            lines.append(f"unknown setting {name!r}" + (f" in {path}" if path else ""))
-            continue
-        lines.append(
-            f"setting {name} ({ENV_PREFIX}{name.upper()}): {e['msg']}; got {e.get('input')!r}"
-        )
-    return "; ".join(lines)
+    def save(self, table_id: str, settings: TableSettings) -> None:
+        with self.engine.begin() as db:
+            done = db.execute(
+                update(table_settings)
+                .where(table_settings.c.table_id == table_id)
+                .values(settings=settings.to_json())
+            )
+            if done.rowcount == 0:
+                db.execute(
+                    insert(table_settings).values(table_id=table_id, settings=settings.to_json())
+                )
 
-
-def settings_help() -> str:
-    """Every setting with its variable and default, for `dicehall serve --help`."""
-    rows = []
-    for name, field in Settings.model_fields.items():
-        rows.append(f"{ENV_PREFIX}{name.upper()} (default {field.default!r}): {field.description}")
-    return "\n".join(rows)
+    def get(self, table_id: str) -> TableSettings:
+        with self.engine.connect() as db:
+            query = select(table_settings.c.settings).where(table_settings.c.table_id == table_id)
+            data = db.execute(query).scalar()
+        return TableSettings.from_json(data) if isinstance(data, dict) else TableSettings()

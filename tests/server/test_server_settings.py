@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from dicehall.cli import app as cli
 from dicehall.server import commands
 from dicehall.server.limits import Limits
-from dicehall.server.settings import Settings, SettingsError, load_settings, section
+from dicehall.server.server_settings import ServerSettings, SettingsError, load_settings, section
 
 SECTIONS = [Limits]
 """The server's dataclasses of knobs; each field must be a setting of the same name."""
@@ -31,7 +31,8 @@ def served(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
     monkeypatch.setattr("uvicorn.run", run)
     monkeypatch.setattr(commands, "tune_gc", lambda: None)
-    for name in Settings.model_fields:
+    monkeypatch.setattr(commands, "check_port_free", lambda host, port: None)
+    for name in ServerSettings.model_fields:
         monkeypatch.delenv(f"DICEHALL_{name.upper()}", raising=False)
     monkeypatch.delenv("DICEHALL_CONFIG", raising=False)
     return seen
@@ -112,21 +113,23 @@ def test_an_unknown_key_in_the_config_file_is_named(tmp_path: Path) -> None:
 
 
 def test_every_knob_of_the_server_is_a_setting_with_the_same_default() -> None:
-    defaults = Settings()
+    defaults = ServerSettings()
     for cls in SECTIONS:
         for f in dataclasses.fields(cls):
-            assert f.name in Settings.model_fields, f"{cls.__name__}.{f.name} is not a setting"
+            assert f.name in ServerSettings.model_fields, (
+                f"{cls.__name__}.{f.name} is not a setting"
+            )
         assert section(cls, defaults) == cls()
 
 
 def test_serve_help_lists_every_setting() -> None:
     result = CliRunner().invoke(cli, ["serve", "--help"], terminal_width=200)
     assert result.exit_code == 0
-    for name in Settings.model_fields:
+    for name in ServerSettings.model_fields:
         assert f"DICEHALL_{name.upper()}" in result.output
 
 
 def test_docs_list_every_setting() -> None:
     doc = (Path(__file__).parents[2] / "docs" / "server.md").read_text()
-    for name in Settings.model_fields:
+    for name in ServerSettings.model_fields:
         assert f"`DICEHALL_{name.upper()}`" in doc, f"docs/server.md does not list {name}"
