@@ -16,6 +16,7 @@ from dicehall import __version__
 from dicehall.core.game import Game
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
+from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
 from dicehall.server.sockets import serve_socket
@@ -37,17 +38,19 @@ def create_app(
     """The server on a database; `games` replaces the registry (tests), `rate`/`burst`
     limit each connection's messages a second, `limits` what each client address may
     create and join (limits.py), `sqlite_synchronous` SQLite's pragma (store.py).
-    `dicehall serve` fills them from its settings (settings.py)."""
+    `dicehall serve` fills them from its settings (server_settings.py)."""
     limits = limits or Limits()
     store = Store(db_url, synchronous=sqlite_synchronous)
-    hall = Hall(store, Catalog(games), limits.max_waiting_tables)
+    hall = Hall(store, Catalog(games), limits.max_waiting_tables, limits.waiting_minutes * 60)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         resumed = hall.resume_all()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
+        sweeper = asyncio.create_task(sweep_forever(hall))
         yield
+        sweeper.cancel()
         hall.close()
         await asyncio.sleep(0)
 

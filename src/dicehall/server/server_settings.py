@@ -86,6 +86,9 @@ class ServerSettings(BaseSettings):
     max_waiting_tables: int = Field(
         _LIMITS.max_waiting_tables, ge=1, description="tables waiting for players, in all"
     )
+    waiting_minutes: float = Field(
+        _LIMITS.waiting_minutes, gt=0, description="minutes a table may wait for players"
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod
