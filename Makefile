@@ -15,8 +15,11 @@ $(STAMP): pyproject.toml
 play: $(STAMP)  ## A game of Kariki in the terminal against bots
 	$(BIN)/dicehall play kariki
 
-serve: $(STAMP)  ## Online tables and the browser page, on SQLite under data/
-	$(BIN)/dicehall serve
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+serve: $(STAMP)  ## Online tables and the browser page, on SQLite under data/ (HOST=, PORT=)
+	$(BIN)/dicehall serve --host $(HOST) --port $(PORT)
 
 test: lint typecheck pytest  ## ruff, mypy and pytest
 

@@ -44,11 +44,18 @@ def replay(
 
 
 @app.command(rich_help_panel="Host")
-def verify(file: Annotated[Path, typer.Argument(help="A finished table's transcript.")]) -> None:
-    """Check that every throw follows from the table's revealed seed."""
+def verify(
+    file: Annotated[Path, typer.Argument(help="A finished table's transcript.")],
+    openings: Annotated[
+        Path | None,
+        typer.Option(help="Your openings file from the page: proves your own hidden throws."),
+    ] = None,
+) -> None:
+    """Check a finished table's dice: every public throw, and with --openings your own."""
     from dicehall.server.commands import verify as verify_transcript
 
-    report = guarded(lambda: verify_transcript(str(file)))
+    mine = None if openings is None else str(openings)
+    report = guarded(lambda: verify_transcript(str(file), mine))
     print(json.dumps(report, indent=1))
     if not report.get("ok"):
         raise typer.Exit(1)

@@ -150,8 +150,8 @@ def commitment_of(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def derive_faces(seed: bytes, index: int, dice: Throw) -> Faces:
-    """The faces of throw number `index` of a table with this seed."""
+def derive_faces(seed: bytes, index: int | str, dice: Throw) -> Faces:
+    """The faces of throw number `index` of a table with this seed (or key and label)."""
     out = []
     for d, die in enumerate(dice):
         digest = hmac.new(seed, f"{index}:{d}".encode(), hashlib.sha256).digest()
