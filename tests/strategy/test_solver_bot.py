@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,3 +79,20 @@ def test_advice_shows_the_solvers_chances_and_the_claims_posterior() -> None:
     # Seat 1 sees nothing of the dice: the same advice whatever they are (C6).
     other = state.resample_hidden(1, random.Random(3))
     assert game.advice(other.view(1), legal) == answer
+
+
+def test_advice_without_a_solved_strategy_says_it_is_the_truthful_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DICEHALL_STRATEGIES", str(tmp_path))  # an empty cache
+    game = make_game("kariki", 2, {"pull": "at-least", "after_kariki": "berry"})
+    state = game.new_state()
+    state.apply_chance((6,))
+    state.apply_chance((1,))
+    state.apply(0, {"type": "direction", "way": "left"})
+    state.apply_chance((3, 4))
+    state.apply(0, {"type": "claim", "rank": "9"})
+    answer = game.advice(state.view(1), state.legal_actions(1))
+    assert answer is not None and "truthful model" in answer.note
+    assert "dicehall solve kariki" in answer.note
+    assert not list(tmp_path.iterdir())  # nothing was solved for a request

@@ -82,7 +82,8 @@ def solve(
         float | None, typer.Option(min=0.0, help="Solve until the exploitability is below this.")
     ] = None,
     out_file: Annotated[
-        Path | None, typer.Option("--out", help="Write the strategy file here.")
+        Path | None,
+        typer.Option("--out", help="Where to write the strategy (default: the cache)."),
     ] = None,
     plot_file: Annotated[
         Path | None, typer.Option("--plot", help="Write exploitability against iterations (PNG).")
@@ -111,7 +112,7 @@ def solve(
         "exploitability": report.exploitability,
         "unit": report.unit,
         "seconds": report.seconds,
-        "out": None if out_file is None else str(out_file),
+        "out": None if report.saved is None else str(report.saved),
     }
     if as_json:
         print(json.dumps(data))
@@ -120,8 +121,8 @@ def solve(
         f"{g.name}, {g.seats} seats: {report.iterations} CFR+ iterations "
         f"in {report.seconds:.1f} s, exploitability {report.exploitability:.3e} ({report.unit})"
     )
-    if out_file is not None:
-        out.print(f"strategy written to {out_file}")
+    if report.saved is not None:
+        out.print(f"strategy written to {report.saved}")
 
 
 @app.command(rich_help_panel="Study")

@@ -25,6 +25,8 @@ class SolveReport:
     seconds: float
     history: list[tuple[int, float]] = field(default_factory=list)
     """(iterations, exploitability) measured along the way, for the plot."""
+    saved: Path | None = None
+    """Where the strategy was written."""
 
 
 class GameSolver(Protocol):
@@ -39,7 +41,8 @@ class GameSolver(Protocol):
         console: Console | None,
         curve: bool = False,
     ) -> SolveReport:
-        """Solve to a number of iterations or a target exploitability; save to `out`.
+        """Solve to a number of iterations or a target exploitability; save to `out`
+        (None: where the game's bots look for it).
 
         With `curve`, also measure exploitability at a doubling series of
         iterations (for `--plot`).

@@ -25,6 +25,7 @@ import numpy as np
 
 from dicehall.core import Game, View
 from dicehall.core.odds import OddsTable
+from dicehall.games.kariki.odds import advice as truthful_advice
 from dicehall.games.kariki.render import action_label
 from dicehall.games.kariki.rounds import (
     InfosetKey,
@@ -37,7 +38,7 @@ from dicehall.games.kariki.rounds import (
 from dicehall.games.kariki.rules import RANK_NAMES, RANK_OF_ID, KarikiState
 from dicehall.games.kariki.solver import Strategy, Subgame
 from dicehall.games.kariki.solver_bot import next_in, two_seat_position
-from dicehall.games.kariki.strategies import round_model, strategy_for
+from dicehall.games.kariki.strategies import round_model, stored_strategy, strategy_for
 from dicehall.strategy.passes import Passes
 
 
@@ -81,7 +82,16 @@ def advice(game: Game, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTa
     if view.get("phase") not in ("claim", "respond") or not legal:
         return None
     options = tuple(sorted(solved_options(game).items()))
-    strategy = strategy_for(game)
+    strategy = stored_strategy(game)
+    if strategy is None:  # never solve on a request: say how to get the solver's numbers
+        fallback = truthful_advice(view, legal, at_least=game.options["pull"] == "at-least")
+        if fallback is not None:
+            flags = " ".join(f"-o {name}={value}" for name, value in options).lower()
+            fallback.note += (
+                " These options have no solved strategy yet, so this is the truthful model,"
+                f" which assumes nobody bluffs; `dicehall solve kariki {flags}` makes one."
+            )
+        return fallback
     model = round_model(options)
     score, subgame, key = position(view, strategy)
     tree = model.trees[subgame]

@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.console import Console
 
 from dicehall.core import Game, OptionError
-from dicehall.games.kariki.rounds import RoundModel
+from dicehall.games.kariki.rounds import RoundModel, solved_options
 from dicehall.games.kariki.solver import (
     Policies,
     Solved,
@@ -103,11 +103,13 @@ class KarikiSolver:
                 per_subgame /= 4
         most = max(solved.iterations.values())
         history.append((most, eps))
-        if out is not None:
-            from dicehall.strategy.strategy_file import save
+        from dicehall.games.kariki.strategies import cache_dir, file_name
+        from dicehall.strategy.strategy_file import save
 
-            save(out, self._file(solved, eps))
-        return SolveReport(most, eps, UNIT, seconds, sorted(history))
+        # Without --out the strategy goes to the cache, where the bot and the advice find it.
+        path = out or cache_dir() / file_name(solved_options(self.game))
+        save(path, self._file(solved, eps))
+        return SolveReport(most, eps, UNIT, seconds, sorted(history), path)
 
     def _file(self, solved: Solved, eps: float) -> StrategyFile:
         meta = {

@@ -40,19 +40,34 @@ def cache_dir() -> Path:
 
 
 def strategy_for(game: Game) -> Strategy:
-    """The two-seat strategy for this game's options (its seat count does not matter)."""
-    options = solved_options(game)
-    return _strategy(tuple(sorted(options.items())))
+    """The two-seat strategy for this game's options (its seat count does not matter).
+
+    Solves it first (minutes) if neither the package nor the cache has it.
+    """
+    return _strategy(tuple(sorted(solved_options(game).items())))
+
+
+def stored_strategy(game: Game) -> Strategy | None:
+    """The strategy if the package or the cache has it already; never solves."""
+    key = tuple(sorted(solved_options(game).items()))
+    return _strategy(key) if _stored_path(dict(key)) is not None else None
+
+
+def _stored_path(options: dict[str, object]) -> Path | None:
+    for folder in (SHIPPED, cache_dir()):
+        path = folder / file_name(options)
+        if path.exists():
+            return path
+    return None
 
 
 @cache
 def _strategy(key: tuple[tuple[str, object], ...]) -> Strategy:
     options = dict(key)
     name = file_name(options)
-    for folder in (SHIPPED, cache_dir()):
-        path = folder / name
-        if path.exists():
-            return Strategy.of_file(load(path, "kariki", 2, options))
+    path = _stored_path(options)
+    if path is not None:
+        return Strategy.of_file(load(path, "kariki", 2, options))
     with _lock:  # one solve at a time, even when several bots ask at once
         path = cache_dir() / name
         if not path.exists():
