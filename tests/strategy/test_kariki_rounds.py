@@ -210,3 +210,18 @@ def test_round_ends_lead_where_the_engine_goes(model: RoundModel) -> None:
     ]
     state = model.ends["kariki", 0, 0][model.scores.index[POO]]
     assert state.is_over() and state.result().winners == (0,)  # the poo's berry ends it
+
+
+@pytest.mark.parametrize(
+    "options", [{"pull": "at-least"}, {"after_kariki": "berry"}, {"high_rollers": True}]
+)
+def test_round_ends_under_every_round_changing_option(options: dict[str, object]) -> None:
+    model = RoundModel(make_game("kariki", 2, options))
+    beginner = 1 if options.get("after_kariki") == "berry" else 0
+    assert ("kariki", 0, beginner) in model.end_labels
+    for label, states in model.ends.items():
+        assert len(states) == len(model.scores)
+        how, seat, _ = label
+        loser = 1 - seat if how == "kariki" else seat
+        start = model.scores.all[0]
+        assert states[0].berries[loser] == start.berries[loser] + 1
