@@ -5,10 +5,12 @@
 // and can never show dice the server did not send to this seat.
 
 import { api, forgetSeat, loadSeat, saveSeat } from "./api.js";
+import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { cellText, h, mount, seatName, statusText } from "./dom.js";
 import { gameTitle, renderBoard } from "./games/index.js";
 import { anyDie, eventDice } from "./dice.js";
+import { FairDice, drawFairPanel } from "./fair.js";
 import { notify } from "./notice.js";
 import { Story } from "./story.js";
 
@@ -36,6 +38,8 @@ export class TableScreen {
       onBusy: (busy) => (this.skip.hidden = !busy),
     });
     this.story.paceMs = storyPace(this.held && this.held.pace);
+    this.fairDice = new FairDice(tableId, (message) => this.connection && this.connection.send(message));
+    this.fairDice.onChange = () => this.drawFair();
     this.build(main);
     this.keys = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keys);
@@ -79,6 +83,11 @@ export class TableScreen {
     this.odds = h("details", { class: "card odds" }, h("summary", {}, "Odds"), this.oddsBody);
     this.odds.addEventListener("toggle", () => this.odds.open && this.askAdvice());
     this.fair = h("details", { class: "card fair" }, h("summary", {}, "Fair dice"));
+    this.chat = new ChatPanel(this.tableId, {
+      send: (message) => this.connection.send(message),
+      seat: () => (this.seat === undefined ? null : this.seat),
+      names: () => this.names,
+    });
     mount(main, h("div", { class: "table-screen" },
       h("div", { class: "table-head" }, this.title, this.meta),
       h("div", { class: "table-grid" },
@@ -88,15 +97,17 @@ export class TableScreen {
           this.end),
         h("aside", { class: "table-side" },
           h("section", { class: "card" }, h("h2", {}, "Log"), this.log),
-          this.odds, this.fair))));
+          this.chat.el, this.odds, this.fair))));
   }
 
   // --- messages -------------------------------------------------------------------
 
   onMessage(msg) {
+    this.fairDice.receive(msg, this.held ? this.held.seat : null);
     switch (msg.type) {
       case "welcome": {
         this.story.clear();
+        this.chat.setHistory(msg.chat || []);
         this.names = msg.names || this.names;
         this.events = [];
         this.told = 0;
@@ -122,10 +133,23 @@ export class TableScreen {
       case "notice":
         this.addNotice(msg);
         break;
+      case "chat":
+        this.chat.add(msg.message);
+        break;
+      case "clock": // a seat's turn time ran out and it now spends its time bank
+        this.deadline = msg.deadline ?? null;
+        this.onBank = this.seat !== null && this.seat !== undefined && String(this.seat) in (msg.deadlines || {});
+        this.drawTimer();
+        break;
+
       case "advice":
         this.drawAdvice(msg.table);
         break;
       case "error":
+        if (this.chat.awaiting()) {
+          this.chat.showError(msg.message);
+          break;
+        }
         this.pending = false;
         this.showError(msg.message);
         this.drawMoves();
@@ -173,6 +197,7 @@ export class TableScreen {
     this.actors = msg.actors || [];
     this.status = msg.status || this.status;
     this.deadline = msg.deadline ?? null;
+    this.onBank = false;
     this.step = msg.step;
     this.pending = false;
     clearTimeout(this.watchdog);
@@ -228,6 +253,7 @@ export class TableScreen {
     this.drawHead();
     this.drawFair();
     this.drawControls();
+    this.chat.setSummary(summary);
     if (this.over) this.drawEnd();
     if (this.view) this.drawBoard();
   }
@@ -335,7 +361,7 @@ export class TableScreen {
       return;
     }
     const left = Math.max(0, Math.ceil(this.deadline - Date.now() / 1000));
-    this.timer.textContent = `${left}s left`;
+    this.timer.textContent = `${left}s left${this.onBank ? " (time bank)" : ""}`;
     this.timer.classList.toggle("urgent", left <= 10);
   }
 
@@ -361,14 +387,9 @@ export class TableScreen {
   }
 
   drawFair() {
-    const commitment = (this.over && this.over.commitment) || (this.summary && this.summary.commitment);
-    const seed = this.over && this.over.seed;
-    mount(this.fair, h("summary", {}, "Fair dice"),
-      h("p", {}, "Every throw comes from a secret seed fixed before the game. Its SHA-256 commitment is published now; the seed is revealed at the end, so anyone can check every throw — including dice that were never shown."),
-      h("dl", { class: "kv" },
-        h("dt", {}, "Commitment"), h("dd", { class: "hash" }, commitment || "—"),
-        h("dt", {}, "Seed"), h("dd", { class: "hash" }, seed || "revealed when the game ends")),
-      seed ? h("a", { href: api.verifyUrl(this.tableId), target: "_blank", rel: "noopener" }, "Verify this game") : null);
+    drawFairPanel(this.fair, this.fairDice, {
+      h, mount, api, summary: this.summary, over: this.over, seat: this.held ? this.held.seat : null,
+    });
   }
 
   drawAdvice(table) {
