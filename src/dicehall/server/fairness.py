@@ -24,7 +24,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core.chance import CommittedDice, Faces, Throw, commitment_of
 from dicehall.core.commitments import (
@@ -42,7 +42,9 @@ from dicehall.core.errors import ChanceError, DicehallError, TranscriptError
 from dicehall.core.game import Game, State
 from dicehall.core.shown import Audience, ShownThrows, stand_ins
 from dicehall.core.transcript import DiceCheck, GameMaker, replay
-from dicehall.server.store import TableRecord
+
+if TYPE_CHECKING:  # the store needs the server extra; verify does not
+    from dicehall.server.store import TableRecord
 
 SEED_BYTES = 32
 SEALED, SEED = "sealed", "seed"
