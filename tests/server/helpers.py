@@ -138,10 +138,11 @@ def check_messages(conns: list[Conn], transcript: Mapping[str, Any], game: Game)
     step k a connection of seat t must have been sent view(t), the legal
     actions of t and the events visible to t, nothing else; and view(t) must
     not change when everything hidden from t is redrawn. No message before
-    the end may hold the seed.
+    the end may hold the seed. And the transcript meets the schema.
     """
-    from dicehall.core.transcript import apply_step
+    from dicehall.core.transcript import apply_step, check_schema
 
+    check_schema(transcript)
     rng = random.Random(7)
     state = game.new_state(record=True)
     seats: list[int | None] = [None, *range(game.seats)]
