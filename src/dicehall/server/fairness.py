@@ -43,7 +43,7 @@ from dicehall.core.game import Game, State
 from dicehall.core.shown import Audience, ShownThrows, stand_ins
 from dicehall.core.transcript import DiceCheck, GameMaker, replay
 
-if TYPE_CHECKING:  # the store needs SQLAlchemy; verify works without the server extra
+if TYPE_CHECKING:  # the store needs the server extra; verify does not
     from dicehall.server.store import TableRecord
 
 SEED_BYTES = 32
