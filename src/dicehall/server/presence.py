@@ -108,6 +108,8 @@ class Presence:
             self.stand_ins.discard(seat)
             self.skipping.discard(seat)
             self.table.remove_stand_in(seat)
+            if self.in_play():  # a person plays again: the bots keep their pace
+                self.table.hurried = False
             self.tell(f"{self.name(seat)} is back and plays their seat again", seat, "back")
 
     def depart(self, seat: int, code: int | None) -> None:
