@@ -331,7 +331,10 @@ export class TableScreen {
     const replace = host ? seats.filter((s, i) => i !== me && s.human && s.state === "gone" && !s.stand_in)
       .map((s) => h("button", { type: "button", class: "small replace", onclick: () => send({ type: "replace", seat: s.seat }) },
         `Let the bot play ${seatName(this.names, s.seat)}`)) : [];
-    const skip = !othersPlay && !mine.quit
+    // a player knocked out (Kariki's "out") is offered the skip at once; one still in the
+    // game finds it with leave and concede, since the bots would play their seat too
+    const out = Boolean(this.view && Array.isArray(this.view.out) && this.view.out[me]);
+    const skip = !othersPlay && !mine.quit && !mine.stand_in
       ? h("button", { type: "button", class: "small skip-result", onclick: () => send({ type: "skip" }) }, "Skip to the result")
       : null;
     const leave = mine.quit ? h("p", { class: "muted" }, mine.quit === "left"
@@ -340,8 +343,9 @@ export class TableScreen {
         h("p", { class: "muted" }, "Leave: the table's bot plays your seat to the end. Concede: the table makes your seat's safe move (what the turn timer does) at each of its turns. Neither can be undone."),
         h("div", { class: "row" },
           h("button", { type: "button", class: "small", onclick: () => send({ type: "leave" }) }, "Leave the game"),
-          h("button", { type: "button", class: "small", onclick: () => send({ type: "concede" }) }, "Concede")));
-    mount(this.controls, replace, skip, leave);
+          h("button", { type: "button", class: "small", onclick: () => send({ type: "concede" }) }, "Concede"),
+          out ? null : skip));
+    mount(this.controls, replace, out ? skip : null, leave);
   }
 
   drawBoard() {
