@@ -67,6 +67,8 @@ class ToplshteynerBatch:
         self.threes = np.zeros(size, dtype=bool)
         self.high_fives = np.zeros(size, dtype=bool)
         self.contenders = np.ones((size, n), dtype=bool)
+        # nxt[g, s]: the next seat clockwise after s with lives (C2), kept up to date
+        self.nxt = np.tile((np.arange(n) + 1) % n, (size, 1))
         self.steps = np.zeros(size, dtype=np.int64)
         self.events = {name: np.zeros(size, dtype=np.int64) for name in EVENTS}
 
@@ -236,14 +238,21 @@ class ToplshteynerBatch:
         """P1, P10: lives into the pot; out at none, and the last one in wins."""
         if g.size == 0:
             return
-        self.lives[g, seat] -= count
-        self.paid[g, seat] += count
+        cell = g * self.n + seat
+        lives = self.lives.reshape(-1)
+        lives[cell] -= count
+        self.paid.reshape(-1)[cell] += count
         self.pot[g] += count
         self.events["life_lost"][g] += 1
-        out = self.lives[g, seat] == 0
+        out = lives[cell] == 0
         go = g[out]
         self.alive[go] -= 1
         self.events["out"][go] += 1
+        if go.size:  # whoever the seat followed now hands the dice to its successor
+            row = self.nxt[go]
+            gone_seat = seat[out]
+            successor = self.nxt[go, gone_seat][:, None]
+            self.nxt[go] = np.where(row == gone_seat[:, None], successor, row)
         over = self.alive[go] == 1
         gw = go[over]
         self.winner[gw] = np.argmax(self.lives[gw] > 0, axis=1)
@@ -259,6 +268,4 @@ class ToplshteynerBatch:
         self.events[f"turn {why}"][g] += 1
         self.point[g] = 0
         self.snake_eyes[g] = self.threes[g] = self.high_fives[g] = False
-        candidates = (self.roller[g][:, None] + np.arange(1, self.n + 1)) % self.n
-        alive = self.lives[g[:, None], candidates] > 0
-        self.roller[g] = candidates[np.arange(g.size), np.argmax(alive, axis=1)]
+        self.roller[g] = self.nxt.reshape(-1)[g * self.n + self.roller[g]]
