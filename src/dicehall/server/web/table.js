@@ -10,6 +10,7 @@ import { TableConnection } from "./connection.js";
 import { cellText, h, mount, seatName, statusText } from "./dom.js";
 import { gameTitle, renderBoard } from "./games/index.js";
 import { anyDie, eventDice } from "./dice.js";
+import { FairDice, drawFairPanel } from "./fair.js";
 import { notify } from "./notice.js";
 import { Story } from "./story.js";
 
@@ -37,6 +38,8 @@ export class TableScreen {
       onBusy: (busy) => (this.skip.hidden = !busy),
     });
     this.story.paceMs = storyPace(this.held && this.held.pace);
+    this.fairDice = new FairDice(tableId, (message) => this.connection && this.connection.send(message));
+    this.fairDice.onChange = () => this.drawFair();
     this.build(main);
     this.keys = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keys);
@@ -100,6 +103,7 @@ export class TableScreen {
   // --- messages -------------------------------------------------------------------
 
   onMessage(msg) {
+    this.fairDice.receive(msg, this.held ? this.held.seat : null);
     switch (msg.type) {
       case "welcome": {
         this.story.clear();
@@ -383,14 +387,9 @@ export class TableScreen {
   }
 
   drawFair() {
-    const commitment = (this.over && this.over.commitment) || (this.summary && this.summary.commitment);
-    const seed = this.over && this.over.seed;
-    mount(this.fair, h("summary", {}, "Fair dice"),
-      h("p", {}, "Every throw comes from a secret seed fixed before the game. Its SHA-256 commitment is published now; the seed is revealed at the end, so anyone can check every throw — including dice that were never shown."),
-      h("dl", { class: "kv" },
-        h("dt", {}, "Commitment"), h("dd", { class: "hash" }, commitment || "—"),
-        h("dt", {}, "Seed"), h("dd", { class: "hash" }, seed || "revealed when the game ends")),
-      seed ? h("a", { href: api.verifyUrl(this.tableId), target: "_blank", rel: "noopener" }, "Verify this game") : null);
+    drawFairPanel(this.fair, this.fairDice, {
+      h, mount, api, summary: this.summary, over: this.over, seat: this.held ? this.held.seat : null,
+    });
   }
 
   drawAdvice(table) {
