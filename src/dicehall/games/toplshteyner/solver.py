@@ -41,7 +41,6 @@ the two objectives are the same.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -59,7 +58,6 @@ from dicehall.games.toplshteyner.rules import (
     ELECT,
     MAX_LIVES,
     OVER,
-    START_LIVES,
     TURN,
     Toplshteyner,
     ToplshteynerState,
@@ -78,7 +76,6 @@ FREEZE_AFTER = 150
 """Sweeps after which choices stop changing, if best replies still go round."""
 HYSTERESIS = 1e-6
 """A choice is revised only for a gain above this share of the prize (see `choose_buy`)."""
-TABLE_VERSION = 1
 NO_POT = 10**6
 """K of a paying table's win-chance layer: the pot never runs dry there."""
 
@@ -303,7 +300,7 @@ class Layer:
     buy: dict[Sigma, NDArray[np.bool_]] = field(default_factory=dict)
     buy_ev: dict[Sigma, NDArray[np.float32]] = field(default_factory=dict)
     turn: dict[Sigma, Array] = field(default_factory=dict)
-    """Values inside a turn, kept while the layers that read them are solved."""
+    """Values inside a turn that other layers read (see `TurnSweep.kept_for_above`)."""
     sweeps: int = 0
     residual: float = 0.0
     """The most any value moved in the last sweep."""
@@ -336,10 +333,9 @@ class Model:
         return 3 * seats + 2 * TOP_BUYS if self.money else self.key(seats)
 
     def name(self, seats: int) -> str:
-        return (
-            f"toplshteyner-{seats}-{self.objective}"
-            f"{'-for_fun' if self.for_fun else ''}{'-sixes_end_turn' if self.sixes_end_turn else ''}"
-        )
+        fun = "-for_fun" if self.for_fun else ""
+        sixes = "-sixes_end_turn" if self.sixes_end_turn else ""
+        return f"toplshteyner-{seats}-{self.objective}{fun}{sixes}"
 
 
 class Solver:
@@ -384,8 +380,6 @@ class Solver:
                 above = self.layer(players, k + 2)
             loaded = solve_layer(self.model, self.chain, players, k, below, above)
             self._save(loaded)
-            if above is not None:
-                above.turn = {}  # read only by this layer
         self.layers[key] = loaded
         return loaded
 
@@ -395,7 +389,7 @@ class Solver:
         if self.cache_dir is None:
             return None
         name = self.model.name(self.seats)
-        return self.cache_dir / f"{name}-v{TABLE_VERSION}-{players}-{k}.npz"
+        return self.cache_dir / f"{name}-{source_key()}-{players}-{k}.npz"
 
     def _save(self, layer: Layer) -> None:
         path = self._path(layer.players, layer.k)
@@ -432,7 +426,7 @@ class Solver:
         return layer
 
 
-TABLES = ("elect", "elect_ev", "buy", "buy_ev")
+TABLES = ("elect", "elect_ev", "buy", "buy_ev", "turn")
 
 
 def _sigma_name(s: Sigma) -> str:
@@ -576,10 +570,11 @@ class TurnSweep:
         return w[target.to]
 
     def update(self, sigma: Sigma, w: Mapping[Sigma, Array], ends: list[Array]) -> Array:
-        plain, stay, special = self.plans[sigma]
+        plain, stay_once, special = self.plans[sigma]
+        stay: Array | float = stay_once
         acc = np.zeros((self.count, self.players))
-        for p, edge in plain:
-            acc += p * (ends[edge.lives] if isinstance(edge, End) else w[edge.to])
+        for p, move in plain:
+            acc += p * (ends[move.lives] if isinstance(move, End) else w[move.to])
         choice: tuple[float, Array, Go | End] | None = None
         for p, edge in special:
             if isinstance(edge, Elect):
@@ -591,10 +586,10 @@ class TurnSweep:
                 full = (self.k - sigma[4] - self.others_sum > 0)[:, None]
                 if edge.empty == Go(sigma):  # nothing happens: the state repeats
                     acc += p * np.where(full, given, 0.0)
-                    stay = stay + p * (~full[:, 0])  # type: ignore[assignment]
+                    stay = stay + p * (~full[:, 0])
                 else:
                     acc += p * np.where(full, given, self.value(edge.empty, w, ends))
-            else:
+            elif isinstance(edge, Buy):
                 bought = self.bought(edge.bought, w, ends)
                 if edge.declined == Go(sigma):
                     choice = (p, bought, edge.declined)
@@ -674,7 +669,8 @@ class TurnSweep:
             best = np.where(keep, previous.astype(np.int64) - 1, best)
         self.elect[to] = (best + 1).astype(np.int8)
         self.elect_ev[to] = mine.T.astype(np.float32)
-        return stacked[best, np.arange(self.count)]
+        chosen: Array = stacked[best, np.arange(self.count)]
+        return chosen
 
     def knocked_out(self, to: Sigma, i: int) -> Array:
         """The elected i-th player loses their last life: the turn goes on a player fewer."""
@@ -697,14 +693,21 @@ class TurnSweep:
 # --- the tables a game needs ------------------------------------------------------
 
 
-def cache_dir() -> Path:
-    """Where solved layers are kept: DICEHALL_DATA_DIR, else the user's data dir."""
-    root = os.environ.get("DICEHALL_DATA_DIR")
-    if root:
-        return Path(root) / "toplshteyner"
-    import platformdirs
+def cache_dir() -> Path | None:
+    """Where solved layers are kept (the project's table cache; None when it is off)."""
+    from dicehall.core import diskcache
 
-    return Path(platformdirs.user_data_dir("dicehall")) / "toplshteyner"
+    folder = diskcache.cache_dir()
+    return None if folder is None else folder / "toplshteyner"
+
+
+@cache
+def source_key() -> str:
+    """Tables are read only if they come from this module and these rules."""
+    from dicehall.core import diskcache
+    from dicehall.games.toplshteyner import rules
+
+    return diskcache.source_key(__file__, rules.__file__)[:12]
 
 
 @cache
@@ -715,10 +718,6 @@ def solver(objective: str, for_fun: bool, sixes_end_turn: bool, seats: int) -> S
 def model_of(view: Mapping[str, Any], objective: str) -> Solver:
     seats = len(view["lives"])
     return solver(objective, bool(view["for_fun"]), bool(view["sixes_end_turn"]), seats)
-
-
-def checksum(layer: Layer) -> str:
-    return hashlib.sha256(layer.values.tobytes()).hexdigest()[:16]
 
 
 Position = tuple[tuple[int, ...], list[int]]
@@ -736,7 +735,6 @@ def key_of(engine: Solver, view: Mapping[str, Any]) -> int:
     if not engine.model.money and not engine.model.for_fun:
         return NO_POT
     return engine.clip(int(view["pot"]) + sum(int(x) for x in view["lives"]))
-
 
 
 # --- decisions from a seat's view ---------------------------------------------------
