@@ -78,6 +78,24 @@ def test_sim_prints_a_table(gid: str) -> None:
     assert code == 0 and "win rate" in output and "mean steps" in output
 
 
+def test_sim_batch_plays_random_kariki_reproducibly() -> None:
+    code, output = run(
+        "sim", "kariki", "-n", "3", "--games", "300", "--seed", "5", "--batch", "--json"
+    )
+    assert code == 0
+    stats = json.loads(output)
+    assert stats["games"] == 300 and sum(stats["wins"]) == 300 and sum(stats["net"]) == 0
+    again = run("sim", "kariki", "-n", "3", "--games", "300", "--seed", "5", "--batch", "--json")
+    assert again[1] == output
+
+
+def test_sim_batch_refuses_what_it_cannot_play() -> None:
+    code, output = run("sim", "kariki", "--batch", "--bots", "heuristic")
+    assert code == 2 and "random bots only" in output
+    code, output = run("sim", "tao", "--batch")
+    assert code == 2 and "batch play supports kariki" in output
+
+
 @pytest.mark.parametrize("gid", GAMES)
 def test_play_against_bots_to_the_end(gid: str) -> None:
     code, output = run("play", gid, "--seed", "3", *SHORT_GAME.get(gid, []), input="1\n" * 5000)

@@ -164,6 +164,12 @@ def api_router(hall: Hall, limits: Limits) -> APIRouter:
             raise HTTPException(409, str(e)) from None
         return {**seat_grant(table, seat, token), "commitment": table.record.commitment}
 
+    @router.get("/tables/{table_id}/chat")
+    async def chat(table_id: str) -> dict[str, Any]:
+        """The table's talk, oldest first: kept with the table, not in the transcript."""
+        table = table_of(table_id)
+        return {"messages": table.chat.messages() if table.chat is not None else []}
+
     @router.get("/tables/{table_id}/transcript")
     async def transcript(table_id: str) -> dict[str, Any]:
         """A finished game's transcript with its seed (hex) and commitment."""

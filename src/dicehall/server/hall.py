@@ -19,12 +19,21 @@ from typing import Any
 
 from dicehall.core.chance import commitment_of
 from dicehall.core.errors import DicehallError, OptionError
+from dicehall.core.words import seat_name
 from dicehall.server.catalog import Catalog
+from dicehall.server.chat import ChatStore, TableChat
+from dicehall.server.expiry import expiry_text, stale
 from dicehall.server.fairness import new_seed
 from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, token_hash
-from dicehall.server.settings import SettingsStore, TableSettings, default_turn_seconds
+from dicehall.server.settings import (
+    SettingsStore,
+    TableSettings,
+    default_turn_seconds,
+    time_bank,
+)
 from dicehall.server.store import Store, TableRecord
+from dicehall.server.timebank import TimeBanks
 
 log = logging.getLogger("dicehall.server")
 
@@ -60,9 +69,17 @@ def rematch_token(old_token: str, new_table_id: str) -> str:
 
 
 class Hall:
-    def __init__(self, store: Store, catalog: Catalog, max_waiting: int = 1000) -> None:
+    def __init__(
+        self,
+        store: Store,
+        catalog: Catalog,
+        max_waiting: int = 1000,
+        waiting_seconds: float = 30 * 60,
+    ) -> None:
         self.store = store
+        self.waiting_seconds = waiting_seconds
         self.settings = SettingsStore(store.engine)
+        self.chats = ChatStore(store.engine)
         self.catalog = catalog
         self.max_waiting = max_waiting
         self.live: dict[str, LiveTable] = {}
@@ -147,9 +164,14 @@ class Hall:
         players: list[dict[str, Any]] = []
         for seat in range(game.seats):
             seat_bot = bots.get(seat)
-            default = f"{seat_bot} bot {seat + 1}" if seat_bot else f"Player {seat + 1}"
             name = names[seat] if names is not None and seat < len(names) else ""
-            players.append({"name": name.strip() or default, "bot": seat_bot, "token_hash": None})
+            players.append(
+                {
+                    "name": name.strip() or seat_name(seat, seat_bot),
+                    "bot": seat_bot,
+                    "token_hash": None,
+                }
+            )
         token = new_token()
         host = humans[0]
         players[host]["token_hash"] = token_hash(token)
@@ -260,6 +282,8 @@ class Hall:
         game = self.catalog.make(record.game, record.seats, record.options)
         table = LiveTable(record, game, self.store)
         table.settings = self.settings.get(record.id)
+        table.chat = TableChat(self.chats, record.id, table.settings, self.settings)
+        table.banks = TimeBanks(time_bank(table.settings, record.turn_seconds))
         table.replay(steps)
         return table
 
@@ -281,6 +305,14 @@ class Hall:
         self.finished.move_to_end(table.id)
         while len(self.finished) > FINISHED_CACHE:
             self.finished.popitem(last=False)
+
+    def expire(self, now: float) -> list[str]:
+        """Close every table still waiting for players after waiting_seconds (expiry.py)."""
+        closed = []
+        for table in stale(list(self.live.values()), now, self.waiting_seconds):
+            table.shut(expiry_text(self.waiting_seconds))
+            closed.append(table.id)
+        return closed
 
     def resume_all(self) -> int:
         """Rebuild every unfinished table from its stored steps and go on playing."""

@@ -24,9 +24,11 @@ from dicehall.core.chance import CommittedDice
 from dicehall.core.errors import DicehallError, IllegalActionError
 from dicehall.core.game import Action, Game, State
 from dicehall.core.transcript import apply_step, make_transcript
+from dicehall.server.chat import TableChat
 from dicehall.server.presence import Presence
 from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
+from dicehall.server.timebank import TimeBanks
 
 log = logging.getLogger("dicehall.server")
 
@@ -68,8 +70,11 @@ class LiveTable:
         self.on_change: Callable[[LiveTable], None] | None = None
         self.settings = TableSettings()
         self.presence = Presence(self)
+        self.chat: TableChat | None = None  # set by the hall, which holds the chat's store
         self.timeout_seats: set[int] = set()  # stand-ins that make the safe move (conceded)
         self.hurried = False  # nobody left to watch: bots move without a pause
+        self.banks = TimeBanks(0.0)  # set by the hall from the settings (timebank.py)
+        self.clock: Callable[[], float] = time.time  # turn deadlines; tests set a fake one
 
     # --- building ------------------------------------------------------------------
 
@@ -153,6 +158,7 @@ class LiveTable:
             "commitment": r.commitment,
             "rematch_id": r.rematch_id,
             "settings": self.settings.to_json(),
+            "time_bank": {"seconds": self.banks.seconds, "left": self.banks.to_json()},
             "host": self.presence.host(),
         }
         if r.status == OVER:
@@ -255,10 +261,11 @@ class LiveTable:
                     delay = 0 if self.hurried else self.record.bot_delay_ms / 1000
                     self._bot_turns[seat] = loop.call_later(delay, self._bot_turn, seat)
             elif self.record.turn_seconds is not None and seat not in self.deadlines:
-                self.deadlines[seat] = time.time() + self.record.turn_seconds
+                self.deadlines[seat] = self.clock() + self.record.turn_seconds
                 self._timers[seat] = loop.call_later(self.record.turn_seconds, self._expire, seat)
 
     def _cancel_timer(self, seat: int) -> None:
+        self.banks.stop(seat, self.clock())
         self.deadlines.pop(seat, None)
         timer = self._timers.pop(seat, None)
         if timer is not None:
@@ -266,11 +273,20 @@ class LiveTable:
 
     def _expire(self, seat: int) -> None:
         self._timers.pop(seat, None)
-        if self.record.status == PLAYING and seat in self.state.actors():
-            try:
-                self.timeout(seat)
-            except (DicehallError, SaveError):
-                log.exception("table %s: timeout of seat %d failed", self.id, seat)
+        if self.record.status != PLAYING or seat not in self.state.actors():
+            return
+        if seat not in self.banks.drawing:  # the turn's time is up: on to the time bank
+            extra = self.banks.draw(seat, self.clock())
+            if extra > 0:
+                self.deadlines[seat] = self.clock() + extra
+                loop = asyncio.get_running_loop()
+                self._timers[seat] = loop.call_later(extra, self._expire, seat)
+                self.tell_all(self.clock_message())
+                return
+        try:
+            self.timeout(seat)
+        except (DicehallError, SaveError):
+            log.exception("table %s: timeout of seat %d failed", self.id, seat)
 
     def _bot_turn(self, seat: int) -> None:
         self._bot_turns.pop(seat, None)
@@ -327,21 +343,35 @@ class LiveTable:
             del self._bot_turns[seat]
         self._plan(None)
 
-    def close_empty(self) -> None:
-        """Every person left and the host chose to close such a game: it ends unfinished."""
+    def shut(self, why: str) -> None:
+        """Close the table unfinished: it expired waiting (expiry.py), or every person left
+        and the host chose to close such a game. Its steps stay; it is never resumed."""
         self.record.status = CLOSED
         self.store.append(self.id, len(self.steps), [], CLOSED)
         self.stored_status = CLOSED
         self.close()
-        self.notice("every player has left: the table is closed", None, "closed")
+        self.notice(why, None, "closed")
         self.notify_seats()
         self._changed()
 
+    def clock_message(self) -> dict[str, Any]:
+        """New deadlines when a seat begins to spend its time bank (public, like all timers)."""
+        return {
+            "type": "clock",
+            "deadline": self.deadline(),
+            "deadlines": {str(s): t for s, t in self.deadlines.items()},
+            "time_banks": self.banks.to_json(),
+        }
+
     def notice(self, text: str, seat: int | None, kind: str) -> None:
         """Tell everyone at the table something about its people (never about the game)."""
-        message = json.dumps({"type": "notice", "kind": kind, "seat": seat, "text": text})
+        self.tell_all({"type": "notice", "kind": kind, "seat": seat, "text": text})
+
+    def tell_all(self, message: dict[str, Any]) -> None:
+        """One public message, the same for every listener: seats, notices, chat."""
+        text = json.dumps(message)
         for listener in list(self.listeners):
-            listener.push(message)
+            listener.push(text)
 
     def close(self) -> None:
         """Stop timers and bots (server shutdown): the stored steps are the table."""
@@ -360,11 +390,12 @@ class LiveTable:
     def _position(self, seat: int | None) -> dict[str, Any]:
         state = self.state
         legal = state.legal_actions(seat) if seat is not None and self.status == PLAYING else ()
+        view = state.view(seat)
         return {
             "step": len(self.steps),
             "status": self.status,
-            "view": state.view(seat),
-            "legal": [{"action": a, "label": self.game.action_label(a)} for a in legal],
+            "view": view,
+            "legal": [{"action": a, "label": self.game.choice_label(view, a)} for a in legal],
             "actors": list(state.actors()),
             "deadline": self.deadline(),
             "deadlines": {str(s): t for s, t in self.deadlines.items()},
@@ -378,6 +409,7 @@ class LiveTable:
                 "seat": seat,
                 "names": self.names,
                 "events": self.state.events_for(seat),
+                "chat": self.chat.latest() if self.chat is not None else [],
                 **self._position(seat),
             }
         )
@@ -413,9 +445,7 @@ class LiveTable:
 
     def notify_seats(self) -> None:
         """Tell every listener who sits where and who is connected (public facts)."""
-        text = json.dumps({"type": "table", "table": self.summary()})
-        for listener in list(self.listeners):
-            listener.push(text)
+        self.tell_all({"type": "table", "table": self.summary()})
 
     def _changed(self) -> None:
         if self.on_change is not None:

@@ -5,7 +5,8 @@ connection with its own seat's view, legal actions and new events), "over"
 at the end, "table" when seats change, "advice", "pong", and "error" (to
 that client only). Client to server: {"type": "action", "action": {...}},
 {"type": "advice"}, {"type": "ping"}, and the seat requests of presence.py
-(leave, concede, replace, skip). A bad message gets an error and changes
+(leave, concede, replace, skip) and the table's chat of chat.py ("chat",
+"chat-spectators"). A bad message gets an error and changes
 nothing; the connection and the table stay usable. See docs/server.md.
 """
 
@@ -14,11 +15,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicehall.core.errors import DicehallError
+from dicehall.server.chat import ChatError, chat_limit
 from dicehall.server.hall import Hall, NotFound
 from dicehall.server.limits import TokenBucket
 from dicehall.server.live import LiveTable, SaveError
@@ -37,6 +40,7 @@ class Connection:
         self.ws = ws
         self.seat = seat
         self.limit = limit
+        self.chat_limit = chat_limit()
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.warned = False
 
@@ -140,10 +144,38 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
         await _advise(conn, table)
     elif kind in SEAT_REQUESTS:
         _seat_request(conn, table, kind, message)
+    elif kind in ("chat", "chat-spectators"):
+        _chat(conn, table, kind, message)
     else:
-        conn.error(
-            f"unknown message type {kind!r}; send action, advice, ping, {', '.join(SEAT_REQUESTS)}"
-        )
+        kinds = ", ".join(("action", "advice", "ping", *SEAT_REQUESTS, "chat"))
+        conn.error(f"unknown message type {kind!r}; send one of: {kinds}")
+
+
+def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]) -> None:
+    """A chat message to everyone at the table, or the host opening/closing it to watchers."""
+    chat = table.chat
+    if chat is None:
+        conn.error("this table has no chat")
+        return
+    try:
+        if kind == "chat-spectators":
+            if conn.seat is None or conn.seat != table.presence.host():
+                raise ChatError("only the host may open or close the chat to spectators")
+            chat.open_to_spectators(message.get("open"))
+            table.notify_seats()
+            return
+        if not conn.chat_limit.allow():
+            wait = conn.chat_limit.wait()
+            raise ChatError(
+                f"too many chat messages: at most {conn.chat_limit.burst} at once, then one"
+                f" every {1 / conn.chat_limit.rate:g} s; try again in {math.ceil(wait)} s"
+            )
+        name = table.names[conn.seat] if conn.seat is not None else ""
+        posted = chat.post(conn.seat, name, message)
+    except ChatError as e:
+        conn.error(str(e))
+        return
+    table.tell_all({"type": "chat", "message": posted})
 
 
 SEAT_REQUESTS = ("leave", "concede", "replace", "skip")

@@ -6,8 +6,8 @@ unfinished table by replaying its steps. Any SQLAlchemy URL works (SQLite by
 default, PostgreSQL for a shared server). On SQLite the journal is WAL with
 synchronous=NORMAL: a committed step survives any crash or kill of the server
 process; only a power cut of the machine could lose the last few commits.
-Set SQLITE_SYNCHRONOUS to "FULL" to sync every step to disk as well, at the
-cost of an fsync per step.
+The `sqlite_synchronous` setting "FULL" syncs every step to disk as well, at
+the cost of an fsync per step.
 
 One server process per database: each holds its unfinished tables in memory,
 so a second one would resume and play the same tables. On PostgreSQL, where
@@ -116,8 +116,8 @@ class DatabaseInUse(RuntimeError):
 
 
 class Store:
-    def __init__(self, url: str) -> None:
-        self.engine: Engine = _engine(url)
+    def __init__(self, url: str, *, synchronous: str = SQLITE_SYNCHRONOUS) -> None:
+        self.engine: Engine = _engine(url, synchronous)
         self._lock: Connection | None = None
         if self.engine.dialect.name == "postgresql":
             self._lock = _hold_server_lock(self.engine)
@@ -204,8 +204,12 @@ def _steps(db: Connection, table_id: str) -> list[Any]:
     return list(db.execute(query).scalars())
 
 
-def _engine(url: str) -> Engine:
-    """An engine whose errors never quote parameters: a table's row holds its secret seed."""
+def _engine(url: str, synchronous: str = SQLITE_SYNCHRONOUS) -> Engine:
+    """An engine whose errors never quote parameters: a table's row holds its secret seed.
+
+    On SQLite `synchronous` is the pragma (OFF, NORMAL, FULL or EXTRA)."""
+    if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"SQLite synchronous: OFF, NORMAL, FULL or EXTRA; got {synchronous!r}")
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     memory = url in ("sqlite://", "sqlite:///:memory:")
@@ -221,7 +225,7 @@ def _engine(url: str) -> Engine:
         cursor = dbapi_connection.cursor()
         if not memory:
             cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 

@@ -50,6 +50,7 @@ export const api = {
   rematch: (id, token) =>
     call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}, { "X-Seat-Token": token }),
   transcript: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/transcript`),
+  chat: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
   verifyUrl: (id) => `/api/tables/${encodeURIComponent(id)}/verify`,
 };
 

@@ -3,6 +3,7 @@
 // replay shows what each step was; the seed and the verify link close it.
 
 import { api } from "./api.js";
+import { chatHistory } from "./chat.js";
 import { anyDie } from "./dice.js";
 import { h, mount, seatName, words } from "./dom.js";
 import { describeAction, gameTitle } from "./games/index.js";
@@ -14,6 +15,11 @@ export function showReplay(main, tableId) {
   api.transcript(tableId).then((data) => {
     keys = drawReplay(box, tableId, data);
     document.addEventListener("keydown", keys);
+    // the table's talk is kept with the table, not in the transcript's steps
+    return api.chat(tableId).then((talk) => {
+      const shown = chatHistory((talk && talk.messages) || []);
+      if (shown) box.append(shown);
+    }).catch(() => null);
   }).catch((e) => mount(box, h("h1", {}, "Replay"), h("p", { class: "error", role: "alert" }, e.message)));
   return { destroy: () => keys && document.removeEventListener("keydown", keys) };
 }

@@ -5,6 +5,7 @@
 // and can never show dice the server did not send to this seat.
 
 import { api, forgetSeat, loadSeat, saveSeat } from "./api.js";
+import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { cellText, h, mount, seatName, statusText } from "./dom.js";
 import { gameTitle, renderBoard } from "./games/index.js";
@@ -79,6 +80,11 @@ export class TableScreen {
     this.odds = h("details", { class: "card odds" }, h("summary", {}, "Odds"), this.oddsBody);
     this.odds.addEventListener("toggle", () => this.odds.open && this.askAdvice());
     this.fair = h("details", { class: "card fair" }, h("summary", {}, "Fair dice"));
+    this.chat = new ChatPanel(this.tableId, {
+      send: (message) => this.connection.send(message),
+      seat: () => (this.seat === undefined ? null : this.seat),
+      names: () => this.names,
+    });
     mount(main, h("div", { class: "table-screen" },
       h("div", { class: "table-head" }, this.title, this.meta),
       h("div", { class: "table-grid" },
@@ -88,7 +94,7 @@ export class TableScreen {
           this.end),
         h("aside", { class: "table-side" },
           h("section", { class: "card" }, h("h2", {}, "Log"), this.log),
-          this.odds, this.fair))));
+          this.chat.el, this.odds, this.fair))));
   }
 
   // --- messages -------------------------------------------------------------------
@@ -97,6 +103,7 @@ export class TableScreen {
     switch (msg.type) {
       case "welcome": {
         this.story.clear();
+        this.chat.setHistory(msg.chat || []);
         this.names = msg.names || this.names;
         this.events = [];
         this.told = 0;
@@ -122,10 +129,23 @@ export class TableScreen {
       case "notice":
         this.addNotice(msg);
         break;
+      case "chat":
+        this.chat.add(msg.message);
+        break;
+      case "clock": // a seat's turn time ran out and it now spends its time bank
+        this.deadline = msg.deadline ?? null;
+        this.onBank = this.seat !== null && this.seat !== undefined && String(this.seat) in (msg.deadlines || {});
+        this.drawTimer();
+        break;
+
       case "advice":
         this.drawAdvice(msg.table);
         break;
       case "error":
+        if (this.chat.awaiting()) {
+          this.chat.showError(msg.message);
+          break;
+        }
         this.pending = false;
         this.showError(msg.message);
         this.drawMoves();
@@ -173,6 +193,7 @@ export class TableScreen {
     this.actors = msg.actors || [];
     this.status = msg.status || this.status;
     this.deadline = msg.deadline ?? null;
+    this.onBank = false;
     this.step = msg.step;
     this.pending = false;
     clearTimeout(this.watchdog);
@@ -228,6 +249,7 @@ export class TableScreen {
     this.drawHead();
     this.drawFair();
     this.drawControls();
+    this.chat.setSummary(summary);
     if (this.over) this.drawEnd();
     if (this.view) this.drawBoard();
   }
@@ -335,7 +357,7 @@ export class TableScreen {
       return;
     }
     const left = Math.max(0, Math.ceil(this.deadline - Date.now() / 1000));
-    this.timer.textContent = `${left}s left`;
+    this.timer.textContent = `${left}s left${this.onBank ? " (time bank)" : ""}`;
     this.timer.classList.toggle("urgent", left <= 10);
   }
 
