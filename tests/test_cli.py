@@ -161,7 +161,8 @@ def test_hotseat_passes_one_terminal_between_people(gid: str) -> None:
     code, output = run(*args, *SHORT_GAME.get(gid, []), input=names + turns)
     assert code == 0, output[-2000:]
     assert "Winner" in output
-    decisions = output.count("your choice")
+    # a Toplshteyner roller's own throws (Enter) take lines too: some answers are retried
+    decisions = output.count("your choice") - output.count("Type a number")
     assert output.count("Pass the terminal to") == decisions
 
 

@@ -39,6 +39,20 @@ def test_P9_for_fun_fourth_life_needs_a_stake_in_the_pot() -> None:
     assert fun.layer(2, fun.model.key(2)).values[i][0] == pytest.approx(0.43312, abs=1e-5)
 
 
+def test_shipped_tables_are_what_a_fresh_solve_gives() -> None:
+    """The tables in the package (default options) agree with solving afresh."""
+    for objective in solver.OBJECTIVES:
+        shipped = solver.Solver(solver.Model(objective, False, False), 2)
+        assert shipped.ready()
+        fresh = solver.Solver(solver.Model(objective, False, False), 2)
+        fresh._paths = lambda players, k: []  # type: ignore[method-assign]
+        for key in fresh.layer_keys():
+            a, b = shipped.layer(*key), fresh.layer(*key)
+            assert a.values == pytest.approx(b.values, abs=1e-9)
+            assert all((a.elect[s] == b.elect[s]).all() for s in b.elect)
+            assert all((a.buy[s] == b.buy[s]).all() for s in b.buy)
+
+
 def test_money_values_sum_to_the_pot_and_lives() -> None:
     """Money: each seat's value is its expected K at the end less two stakes a bought
     life; the winner takes K, so values sum to K less the expected buys."""

@@ -115,16 +115,27 @@ def drive(conns: list[Conn], rng: random.Random, max_moves: int = 20_000) -> Non
                     c.read()
             return
         actor = next((c for c in conns if c.seat is not None and c.pos["legal"]), None)
-        if actor is None:  # a bot's turn
+        thrower = next((c for c in conns if c.seat is not None and throws(c)), None)
+        if actor is None and thrower is None:  # a bot's turn
             while conns[0].step == latest:
                 conns[0].read()
             continue
-        choice = rng.choice(actor.pos["legal"])["action"]
-        actor.ws.send_json({"type": "action", "action": choice})
+        if actor is None:
+            assert thrower is not None
+            actor = thrower
+            actor.ws.send_json({"type": "throw"})  # the roller's own throw
+        else:
+            choice = rng.choice(actor.pos["legal"])["action"]
+            actor.ws.send_json({"type": "action", "action": choice})
         # the server answers a connection in order: once the pong is in, so is our update
         actor.ws.send_json({"type": "ping"})
         actor.read_until("pong")
     raise AssertionError("the game did not end")
+
+
+def throws(c: Conn) -> bool:
+    """Whether the table waits for this connection's own throw (State.thrower)."""
+    return c.pos.get("throw_due") is not None and c.pos.get("throw_due") == c.seat
 
 
 def roundtrip(value: Any) -> Any:

@@ -99,6 +99,8 @@ def test_advice_answers_for_every_game(tmp_path: Path) -> None:
             with client.websocket_connect(url) as ws:
                 m = receive(ws)
                 while not m.get("legal") and m.get("status") != "over":
+                    if m.get("throw_due") == 0 and m["type"] in ("welcome", "update"):
+                        ws.send_json({"type": "throw"})  # seat 0's own throw
                     m = receive(ws)
                 ws.send_json({"type": "advice"})
                 m = receive(ws)
@@ -130,3 +132,38 @@ def test_the_leak_check_catches_a_leak(tmp_path: Path, monkeypatch: pytest.Monke
         transcript = client.get(f"/api/tables/{tid}/transcript").json()
     with pytest.raises(AssertionError, match="seat None"):
         check_messages(conns, transcript, Catalog(TOY).make("duel", 2, {}))
+
+
+def test_a_human_roller_throws_their_own_dice(tmp_path: Path) -> None:
+    """Toplshteyner: the table waits for a person's own throw ("throw_due"); each "throw"
+    makes one throw; a bot roller's throws go on by themselves; steps stay plain chance."""
+    with running(tmp_path / "db.sqlite", None) as client:
+        table = create(client, "toplshteyner", seats=2, bots={1: "heuristic"})
+        tid = table["table_id"]
+        with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
+            conn = Conn(ws, 0)
+            conn.read_until("welcome")
+            throws_made = 0
+            while conn.pos["status"] != "over":
+                if conn.pos.get("throw_due") == 0:
+                    before = conn.step
+                    ws.send_json({"type": "ping"})
+                    conn.read_until("pong")
+                    assert conn.step == before  # the table waits for seat 0's throw
+                    ws.send_json({"type": "throw"})
+                    conn.read_until("update")
+                    assert conn.step > before
+                    throws_made += 1
+                elif conn.pos["legal"]:
+                    ws.send_json({"type": "action", "action": conn.pos["legal"][0]["action"]})
+                    conn.read_until("update")
+                else:
+                    conn.read()
+            assert throws_made > 0
+            ws.send_json({"type": "throw"})
+            m = receive(ws)
+            while m["type"] != "error":
+                m = receive(ws)
+            assert "over" in m["message"]
+        steps = client.get(f"/api/tables/{tid}/transcript").json()["steps"]
+    assert all(set(s) <= {"chance", "seat", "action", "timeout"} for s in steps)

@@ -214,6 +214,15 @@ class State(ABC):
     def conserved(self) -> Mapping[str, int]:
         """Totals the rules conserve (C4), each constant over the whole game."""
 
+    def thrower(self) -> int | None:
+        """The seat whose own throw is due, where the rules have a player throw in their
+        turn (a Toplshteyner roller); None where throws are the table's to make.
+
+        Interfaces let a person make such a throw themselves (a Throw button, Enter
+        at the terminal). It changes nothing else: the throw is drawn as any other.
+        """
+        return None
+
     def default_action(self, seat: int) -> Action:
         """The safe choice a table makes for a seat whose time ran out (pay, fold, pass)."""
         return self.legal_actions(seat)[0]

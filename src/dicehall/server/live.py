@@ -225,10 +225,30 @@ class LiveTable:
         if self.record.status == CLOSED:
             raise IllegalActionError("the table is closed")
 
-    def _commit(self, first: int, logged: int, mover: int | None) -> None:
-        """Throw due dice, store the new steps, then plan timers and bots and tell everyone."""
+    def throw(self, seat: int) -> None:
+        """A person makes their own throw (State.thrower), the one the table waits for."""
+        self._check_playing()
+        if self.throw_due() != seat:
+            raise IllegalActionError(f"no throw of seat {seat}'s is due")
+        self._commit(len(self.steps), len(self.state.log or ()), seat, throw=seat)
+
+    def throw_due(self) -> int | None:
+        """The person whose own throw the table waits for; bots and stand-ins throw at once."""
+        if self.record.status != PLAYING or not self.state.is_chance():
+            return None
+        seat = self.state.thrower()
+        return seat if seat is not None and seat not in self.bots else None
+
+    def _commit(self, first: int, logged: int, mover: int | None, throw: int | None = None) -> None:
+        """Throw due dice (up to a person's own throw, unless it is `throw`), store the new
+        steps, then plan timers and bots and tell everyone."""
         state = self.state
         while state.is_chance():
+            due = self.throw_due()
+            if due is not None:
+                if due != throw:
+                    break
+                throw = None
             faces = self.dice.throw(state.chance_dice())
             state.apply_chance(faces)
             self.steps.append({"chance": list(faces)})
@@ -251,10 +271,23 @@ class LiveTable:
 
     def _plan(self, mover: int | None) -> None:
         actors = self.state.actors() if self.record.status == PLAYING else ()
+        due = self.throw_due()
         for seat in list(self.deadlines):
-            if seat == mover or seat not in actors:
+            if seat == mover or (seat not in actors and seat != due):
                 self._cancel_timer(seat)
         loop = asyncio.get_running_loop()
+        if due is not None and self.record.turn_seconds is not None and due not in self.deadlines:
+            self.deadlines[due] = time.time() + self.record.turn_seconds
+            self._timers[due] = loop.call_later(self.record.turn_seconds, self._expire, due)
+        elif (
+            due is None
+            and self.record.status == PLAYING
+            and self.state.is_chance()
+            and -1 not in self._bot_turns
+        ):
+            # a person's throw was due and a bot now sits there: it throws at the bot pace
+            delay = 0 if self.hurried else self.record.bot_delay_ms / 1000
+            self._bot_turns[-1] = loop.call_later(delay, self._bot_throws)
         for seat in actors:
             if seat in self.bots:
                 if seat not in self._bot_turns:
@@ -271,8 +304,22 @@ class LiveTable:
         if timer is not None:
             timer.cancel()
 
+    def _bot_throws(self) -> None:
+        self._bot_turns.pop(-1, None)
+        if self.record.status == PLAYING and self.state.is_chance() and self.throw_due() is None:
+            try:
+                self._commit(len(self.steps), len(self.state.log or ()), None)
+            except SaveError:
+                log.exception("table %s: throws not saved", self.id)
+
     def _expire(self, seat: int) -> None:
         self._timers.pop(seat, None)
+        if self.record.status == PLAYING and self.throw_due() == seat:
+            try:
+                self.throw(seat)  # the table throws for a person whose time ran out
+            except (DicehallError, SaveError):
+                log.exception("table %s: throw for seat %d failed", self.id, seat)
+            return
         if self.record.status != PLAYING or seat not in self.state.actors():
             return
         if seat not in self.banks.drawing:  # the turn's time is up: on to the time bank
@@ -397,6 +444,7 @@ class LiveTable:
             "view": view,
             "legal": [{"action": a, "label": self.game.choice_label(view, a)} for a in legal],
             "actors": list(state.actors()),
+            "throw_due": self.throw_due(),
             "deadline": self.deadline(),
             "deadlines": {str(s): t for s, t in self.deadlines.items()},
         }

@@ -3,7 +3,8 @@
 Server to client: "welcome" on connect, "update" after every step (each
 connection with its own seat's view, legal actions and new events), "over"
 at the end, "table" when seats change, "advice", "pong", and "error" (to
-that client only). Client to server: {"type": "action", "action": {...}},
+that client only). Client to server: {"type": "action", "action": {...}}, {"type": "throw"} (a
+player's own throw, when the update's "throw_due" names their seat),
 {"type": "advice"}, {"type": "ping"}, and the seat requests of presence.py
 (leave, concede, replace, skip) and the table's chat of chat.py ("chat",
 "chat-spectators"). A bad message gets an error and changes
@@ -140,6 +141,8 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
         conn.send({"type": "pong"})
     elif kind == "action":
         _act(conn, table, message)
+    elif kind == "throw":
+        _throw(conn, table)
     elif kind == "advice":
         await _advise(conn, table)
     elif kind in SEAT_REQUESTS:
@@ -147,8 +150,19 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
     elif kind in ("chat", "chat-spectators"):
         _chat(conn, table, kind, message)
     else:
-        kinds = ", ".join(("action", "advice", "ping", *SEAT_REQUESTS, "chat"))
+        kinds = ", ".join(("action", "throw", "advice", "ping", *SEAT_REQUESTS, "chat"))
         conn.error(f"unknown message type {kind!r}; send one of: {kinds}")
+
+
+def _throw(conn: Connection, table: LiveTable) -> None:
+    """A player's own throw (Toplshteyner's roller), when the table waits for it."""
+    if conn.seat is None:
+        conn.error("spectators cannot throw: that is for the players")
+        return
+    try:
+        table.throw(conn.seat)
+    except (DicehallError, SaveError) as e:
+        conn.error(str(e))
 
 
 def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]) -> None:

@@ -230,6 +230,10 @@ class ToplshteynerState(State):
             return [ELECT_SEAT[s] for s in self.others_in_play_order()]
         return ()
 
+    def thrower(self) -> int | None:
+        """The roller throws their own dice (P3); the roll-off is the table's (C5)."""
+        return self.roller if self.phase == TURN else None
+
     def default_action(self, seat: int) -> Action:
         """On a timeout the roller keeps their money, or elects the next player."""
         return DECLINE_LIFE if self.phase == BUY else self.legal_actions(seat)[0]

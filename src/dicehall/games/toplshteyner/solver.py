@@ -67,6 +67,10 @@ Array = NDArray[np.float64]
 OBJECTIVES = ("money", "win")
 TOP_BUYS = 6
 """Bought lives above which K is held at its top value."""
+SHIPPED = Path(__file__).parent / "tables"
+"""Solved layers that ship in the package (default options, small seat counts)."""
+SHIPPED_VERSION = 1
+"""Bumped when the model changes; tests check the shipped tables against a fresh solve."""
 EXACT_PLAYERS = 5
 """Positions with at most this many players in are solved; see `decide` for more."""
 TOLERANCE = 1e-10
@@ -349,6 +353,7 @@ class Solver:
         self.chain = turn_chain(model.for_fun, model.sixes_end_turn)
         self.layers: dict[tuple[int, int], Layer] = {}
         self.cache_dir = cache_dir
+        self._ready = False
 
     def layer_keys(self) -> list[tuple[int, int]]:
         """(players, K) of every layer the game can reach, in solving order."""
@@ -383,33 +388,36 @@ class Solver:
         self.layers[key] = loaded
         return loaded
 
-    # disk cache
+    def ready(self) -> bool:
+        """Whether every layer of the game is solved already (memory, cache or package):
+        then a decision is a lookup. Bots never solve on the spot (see solver_bot.py)."""
+        if not self._ready:
+            self._ready = all(
+                key in self.layers or any(p.exists() for p in self._paths(*key))
+                for key in self.layer_keys()
+            )
+        return self._ready
+
+    # disk cache, and the tables shipped in the package
+
+    def _paths(self, players: int, k: int) -> list[Path]:
+        name = self.model.name(self.seats)
+        paths = [SHIPPED / f"{name}-v{SHIPPED_VERSION}-{players}-{k}.npz"]
+        if self.cache_dir is not None:
+            paths.insert(0, self.cache_dir / f"{name}-{source_key()}-{players}-{k}.npz")
+        return paths
 
     def _path(self, players: int, k: int) -> Path | None:
-        if self.cache_dir is None:
-            return None
-        name = self.model.name(self.seats)
-        return self.cache_dir / f"{name}-{source_key()}-{players}-{k}.npz"
+        return self._paths(players, k)[0] if self.cache_dir is not None else None
 
     def _save(self, layer: Layer) -> None:
         path = self._path(layer.players, layer.k)
-        if path is None:
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, Any] = {
-            "values": layer.values,
-            "meta": np.array([layer.residual, layer.epsilon]),
-        }
-        for kind in TABLES:
-            for sigma, a in getattr(layer, kind).items():
-                arrays[f"{kind}:{_sigma_name(sigma)}"] = a
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez_compressed(tmp, **arrays)
-        os.replace(tmp, path)
+        if path is not None:
+            save_layer(layer, path)
 
     def _load(self, players: int, k: int) -> Layer | None:
-        path = self._path(players, k)
-        if path is None or not path.exists():
+        path = next((p for p in self._paths(players, k) if p.exists()), None)
+        if path is None:
             return None
         try:
             with np.load(path) as data:
@@ -427,6 +435,24 @@ class Solver:
 
 
 TABLES = ("elect", "elect_ev", "buy", "buy_ev", "turn")
+
+
+def save_layer(layer: Layer, path: Path) -> None:
+    """Write a layer atomically (a compressed .npz); failures to write are ignored."""
+    arrays: dict[str, Any] = {
+        "values": layer.values,
+        "meta": np.array([layer.residual, layer.epsilon]),
+    }
+    for kind in TABLES:
+        for sigma, a in getattr(layer, kind).items():
+            arrays[f"{kind}:{_sigma_name(sigma)}"] = a
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")
+        np.savez_compressed(tmp, **arrays)
+        os.replace(tmp, path)
+    except OSError:
+        return
 
 
 def _sigma_name(s: Sigma) -> str:
@@ -755,16 +781,26 @@ def solved(view: Mapping[str, Any]) -> bool:
     return sum(1 for x in view["lives"] if x > 0) <= EXACT_PLAYERS
 
 
-def decision(view: Mapping[str, Any], objective: str) -> Decision:
+class NotSolved(Exception):
+    """The tables of this game are not solved yet (and solving them takes a while)."""
+
+
+def decision(view: Mapping[str, Any], objective: str, solve: bool = False) -> Decision:
     """The roller's choice in `view` (phase "elect" or "buy") from the solved tables.
 
     Values are the objective's: money, the roller's expected winnings from here in
     stakes (K if it wins, less two stakes a life it buys from now on); win, its
-    chance to win. Positions beyond EXACT_PLAYERS raise ValueError.
+    chance to win. Positions beyond EXACT_PLAYERS raise ValueError; tables that
+    are not solved yet raise NotSolved unless `solve`.
     """
     if not solved(view):
         raise ValueError(f"more than {EXACT_PLAYERS} players are in: beyond the solved tables")
     engine = model_of(view, objective)
+    if not solve and not engine.ready():
+        raise NotSolved(
+            f"the solver's tables for {engine.seats} seats ({engine.model.name(engine.seats)}) "
+            "are not computed yet: python benchmarks/toplshteyner_solver.py solves them"
+        )
     roller = int(view["roller"])
     lives, seats = players_in(view["lives"], roller)
     layer = engine.layer(len(lives), key_of(engine, view))

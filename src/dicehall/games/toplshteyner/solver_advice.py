@@ -22,17 +22,21 @@ MODEL_NOTE = (
 def decision_advice(game: Game, view: View, legal: Sequence[Action]) -> OddsTable | None:
     if not legal or view.get("phase") not in ("elect", "buy"):
         return None
+    why = ""
     if not solver.solved(view):
+        why = f"More than {solver.EXACT_PLAYERS} players are in: beyond the solver's tables"
+    else:
+        try:
+            money = solver.decision(view, "money")
+            win = solver.decision(view, "win")
+        except solver.NotSolved:
+            why = "The solver's tables for this table are not computed yet"
+    if why:
         table = odds.decision_advice(game, view, legal)  # type: ignore[arg-type]
         if table is not None:
-            table.note += (
-                f" More than {solver.EXACT_PLAYERS} players are in: beyond the solver's "
-                "tables, so these are the heuristic's estimates."
-            )
+            table.note += f" {why}, so these are the heuristic's estimates."
         return table
     seat = int(view["roller"])
-    money = solver.decision(view, "money")
-    win = solver.decision(view, "win")
     sunk = 3 + 2 * int(view["bought"][seat])  # a net is K if it wins, less these
     stake = int(view.get("stake", 1))
     paying = not view["for_fun"]
@@ -71,4 +75,5 @@ def win_chances(lives: tuple[int, ...], for_fun: bool, sixes_end_turn: bool) -> 
     seats = len(lives)
     engine = solver.solver("win", for_fun, sixes_end_turn, seats)
     k = engine.model.key(seats)
+    engine.solve()
     return [float(x) for x in engine.layer(seats, k).values[solver.position_index(lives)]]

@@ -3,8 +3,10 @@
 `solver` maximises the seat's expected net money (the game is played for
 money, P1); `solver_win` maximises its chance to win. Both read the roller's
 decision off the solved tables in constant time. With more players in than
-the tables hold (solver.EXACT_PLAYERS), they choose as the heuristic does,
-the one place they are not exact.
+the tables hold (solver.EXACT_PLAYERS), or tables not solved yet (they ship
+for the default options up to four seats; `benchmarks/toplshteyner_solver.py`
+solves the rest into the cache, which takes minutes, too long for a move),
+they choose as the heuristic does.
 """
 
 from __future__ import annotations
@@ -30,7 +32,10 @@ class SolverBot:
             return legal[0]
         if not solver.solved(view):
             return self.fallback.choose(view, legal)
-        choice = solver.decision(view, self.objective).choice
+        try:
+            choice = solver.decision(view, self.objective).choice
+        except solver.NotSolved:
+            return self.fallback.choose(view, legal)
         if view["phase"] == "buy":
             return BUY_LIFE if choice else DECLINE_LIFE
         return next(a for a in legal if a["seat"] == choice)

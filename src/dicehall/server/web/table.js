@@ -191,6 +191,7 @@ export class TableScreen {
     this.view = msg.view;
     this.legal = msg.legal || [];
     this.actors = msg.actors || [];
+    this.throwDue = msg.throw_due ?? null;
     this.status = msg.status || this.status;
     this.deadline = msg.deadline ?? null;
     this.onBank = false;
@@ -327,6 +328,9 @@ export class TableScreen {
     else if (mine) this.prompt.textContent = this.actors.length > 1 ? "Your choice (everyone chooses at once):" : "Your turn:";
     else if (this.actors && this.actors.length) {
       this.prompt.textContent = `Waiting for ${this.actors.map((s) => seatName(this.names, s)).join(", ")}…`;
+    } else if (this.throwDue !== null && this.throwDue !== undefined) {
+      this.prompt.textContent = this.throwDue === this.seat
+        ? "Your throw:" : `Waiting for ${seatName(this.names, this.throwDue)} to throw…`;
     } else this.prompt.textContent = "Throwing…";
     if (this.status === "waiting" && this.held) {
       const room = (this.summary && this.summary.room) || this.held.room;
@@ -337,6 +341,19 @@ export class TableScreen {
           h("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
           h("button", { type: "button", class: "primary", onclick: () => this.copyInvite(room) }, "Copy"))));
       this.drawTimer();
+      return;
+    }
+    if (!mine && this.status === "playing" && this.throwDue === this.seat) {
+      // a roller's own throw (the rules have players throw in their turn)
+      mount(this.actions, h("button", {
+        type: "button",
+        class: "action primary throw",
+        disabled: this.pending,
+        "aria-keyshortcuts": "Enter",
+        onclick: () => this.throwDice(),
+      }, "Throw"));
+      this.drawTimer();
+      document.title = `● Your throw · ${gameTitle((this.view && this.view.game) || "")} · dicehall`;
       return;
     }
     mount(this.actions, mine ? this.legal.map((entry, i) => h("button", {
@@ -454,7 +471,21 @@ export class TableScreen {
     if (/^[1-9]$/.test(event.key)) {
       event.preventDefault();
       this.act(Number(event.key) - 1);
+    } else if (event.key === "Enter" && this.throwDue === this.seat && target === document.body) {
+      event.preventDefault();
+      this.throwDice();
     }
+  }
+
+  /** The roller's own throw: the server throws the dice it waited on for this seat. */
+  throwDice() {
+    if (this.pending || this.throwDue !== this.seat) return;
+    if (!this.connection.send({ type: "throw" })) {
+      this.showError("Not connected: your throw was not sent. Reconnecting…");
+      return;
+    }
+    this.pending = true;
+    for (const button of this.actions.querySelectorAll("button")) button.disabled = true;
   }
 
   async copyInvite(room) {
