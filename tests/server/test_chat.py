@@ -15,7 +15,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicehall.server import chat
-from tests.server.helpers import Conn, check_messages, create, drive, receive, running
+from tests.server.helpers import (
+    Conn,
+    check_messages,
+    create,
+    drive,
+    receive,
+    running,
+    secrets_of,
+)
 from tests.server.people import SECRET_KEYS, connect, error_of, two_players
 from tests.toy_game import GAMES as TOY
 
@@ -128,13 +136,15 @@ def test_chat_frames_carry_no_secret(tmp_path: Path) -> None:
             conn.ws.send_json({"type": "chat", "text": text})
         drive([ann, bob, watcher], random.Random(3))
         transcript = client.get(f"/api/tables/{tid}/transcript").json()
+        secret = secrets_of(client, tid)
         conns = [ann, bob, watcher]
         for conn in conns:  # the rest of the talk is still on its way to some
             while sum(m["type"] == "chat" for m in conn.messages) < 3:
                 conn.read()
     from dicehall.server.catalog import Catalog
 
-    check_messages(conns, transcript, Catalog(TOY).make("duel", 2, transcript["options"]))
+    game = Catalog(TOY).make("duel", 2, transcript["options"])
+    check_messages(conns, transcript, game, secret)
     chats = [[m for m in c.messages if m["type"] == "chat"] for c in conns]
     assert chats[0] == chats[1] == chats[2] and len(chats[0]) == 3
     for frame in chats[0]:

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from dicehall.core.transcript import replay
 from dicehall.server import presence
 from dicehall.server.catalog import Catalog
-from tests.server.helpers import Conn, check_messages, create, drive
+from tests.server.helpers import Conn, check_messages, create, drive, secrets_of
 from tests.server.people import SECRET_KEYS, connect, error_of, server, two_players
 from tests.toy_game import GAMES as TOY
 
@@ -70,7 +70,7 @@ def finish_and_check(client: TestClient, tid: str, conns: list[Conn]) -> dict[st
     assert client.get(f"/api/tables/{tid}/verify").json()["ok"]
     assert replay(transcript, make=Catalog(TOY).make).is_over()
     game = Catalog(TOY).make("duel", transcript["seats"], transcript["options"])
-    check_messages(conns, transcript, game)
+    check_messages(conns, transcript, game, secrets_of(client, tid))
     assert_public(conns)
     return transcript
 

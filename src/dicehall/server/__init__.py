@@ -6,7 +6,7 @@ sockets.py   the WebSocket protocol at /ws/tables/{id}
 hall.py      every table the server holds: create, join, rematch, resume
 live.py      one table in play: steps, persistence, bots, timers, broadcasts
 store.py     the database (SQLAlchemy Core): table rows and ordered steps
-fairness.py  seeds, commitments and the verify report
+fairness.py  fair dice (sealed and seed tables) and the verify report
 catalog.py   the games a server offers
 limits.py    how much one client may create and join
 commands.py  `dicehall serve` and `dicehall verify`

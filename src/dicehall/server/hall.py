@@ -17,13 +17,12 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from dicehall.core.chance import commitment_of
 from dicehall.core.errors import DicehallError, OptionError
 from dicehall.core.words import seat_name
 from dicehall.server.catalog import Catalog
 from dicehall.server.chat import ChatStore, TableChat
 from dicehall.server.expiry import expiry_text, stale
-from dicehall.server.fairness import new_seed
+from dicehall.server.fairness import MODES, SEALED, check_commit, commitment_for, new_seed
 from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, token_hash
 from dicehall.server.settings import (
@@ -145,9 +144,15 @@ class Hall:
         turn_seconds: float | None,
         bot_delay_ms: int,
         settings: TableSettings | None = None,
+        fairness: str = SEALED,
+        entropy: str | None = None,
     ) -> tuple[LiveTable, int, str]:
-        """A new table; the host takes the first seat not given to a bot."""
+        """A new table; the host takes the first seat not given to a bot.
+
+        `entropy` is the host's commitment to its entropy for the dice (sealed tables)."""
         game = self.catalog.make(game_id, seats, options)
+        if fairness not in MODES:
+            raise OptionError(f"fairness must be one of {', '.join(MODES)}; got {fairness!r}")
         known = game.bots()
         for seat, bot in bots.items():
             if not 0 <= seat < game.seats:
@@ -175,14 +180,25 @@ class Hall:
         token = new_token()
         host = humans[0]
         players[host]["token_hash"] = token_hash(token)
+        if entropy is not None:
+            players[host]["entropy"] = check_commit(entropy)
         settings = settings or TableSettings()
         turns = default_turn_seconds(settings.listed, turn_seconds)
         table = self._open(
-            game_id, game.seats, dict(game.options), players, turns, bot_delay_ms, settings
+            game_id,
+            game.seats,
+            dict(game.options),
+            players,
+            turns,
+            bot_delay_ms,
+            settings,
+            fairness=fairness,
         )
         return table, host, token
 
-    def join(self, table: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
+    def join(
+        self, table: LiveTable, name: str, seat: int | None, entropy: str | None = None
+    ) -> tuple[int, str]:
         if table.status != WAITING:
             raise Conflict(f"table {table.id} is {table.status}: no seat is free")
         free = table.free_seats()
@@ -194,11 +210,14 @@ class Hall:
             raise OptionError(f"there is no seat {seat}; seats are 0 to {table.record.seats - 1}")
         elif seat not in free:
             raise Conflict(f"seat {seat} of table {table.id} is taken")
+        commit = None if entropy is None else check_commit(entropy)
         token = new_token()
-        table.claim(seat, token, name.strip() or None)
+        table.claim(seat, token, name.strip() or None, commit)
         return seat, token
 
-    def rematch(self, old: LiveTable, token: str) -> tuple[LiveTable, int, str]:
+    def rematch(
+        self, old: LiveTable, token: str, entropy: str | None = None
+    ) -> tuple[LiveTable, int, str]:
         """The rematch of a finished table: the same one for every player who asks."""
         seat = old.seat_of(token)
         if seat is None:
@@ -220,12 +239,13 @@ class Hall:
                 r.bot_delay_ms,
                 old.settings,
                 old.id,
+                r.fairness,
             )
         assert old.record.rematch_id is not None
         new = self.get(old.record.rematch_id)
         new_token_ = rematch_token(token, new.id)
         if new.record.players[seat]["token_hash"] is None:
-            new.claim(seat, new_token_)
+            new.claim(seat, new_token_, None, None if entropy is None else check_commit(entropy))
         return new, seat, new_token_
 
     def _open(
@@ -238,6 +258,7 @@ class Hall:
         bot_delay_ms: int,
         settings: TableSettings,
         rematch_of: str | None = None,
+        fairness: str = SEALED,
     ) -> LiveTable:
         waiting = sum(1 for t in self.live.values() if t.status == WAITING)
         if waiting >= self.max_waiting:
@@ -256,9 +277,10 @@ class Hall:
             players=players,
             status=WAITING,
             seed=seed.hex(),
-            commitment=commitment_of(seed),
+            commitment=commitment_for(fairness, seed),
             turn_seconds=turn_seconds,
             bot_delay_ms=bot_delay_ms,
+            fairness=fairness,
         )
         self.store.insert(record, rematch_of)
         self.settings.insert(record.id, settings)

@@ -20,11 +20,11 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from dicehall.core.bots import Bot
-from dicehall.core.chance import CommittedDice
 from dicehall.core.errors import DicehallError, IllegalActionError
 from dicehall.core.game import Action, Game, State
 from dicehall.core.transcript import apply_step, make_transcript
 from dicehall.server.chat import TableChat
+from dicehall.server.fairness import REVEAL_SECONDS, TableDice, table_dice
 from dicehall.server.presence import Presence
 from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
@@ -57,11 +57,11 @@ class LiveTable:
         self.record = record
         self.game = game
         self.store = store
-        self.seed = bytes.fromhex(record.seed)
         self.steps: list[dict[str, Any]] = []
         self.stored_status = record.status
         self.state: State = game.new_state(record=True)
-        self.dice = CommittedDice(self.seed)
+        self.dice: TableDice = table_dice(record, game)
+        self._round_timer: asyncio.TimerHandle | None = None
         self.listeners: set[Listener] = set()
         self.bots: dict[int, Bot] = {}
         self.deadlines: dict[int, float] = {}
@@ -81,11 +81,11 @@ class LiveTable:
     def replay(self, steps: list[Any]) -> None:
         """Bring the state to the stored steps (a restart, or a finished table looked up)."""
         self.state = self.game.new_state(record=True)
-        self.dice = CommittedDice(self.seed)
+        self.dice = table_dice(self.record, self.game)
         for step in steps:
             apply_step(self.state, step)
-            if "chance" in step:
-                self.dice.count += 1
+            self.dice.follow(step, replayed=True)
+        self.dice.take_news()
         self.steps = list(steps)
 
     def seat_bots(self, rng: random.Random) -> None:
@@ -155,28 +155,45 @@ class LiveTable:
             "turn_seconds": r.turn_seconds,
             "bot_delay_ms": r.bot_delay_ms,
             "step": len(self.steps),
-            "commitment": r.commitment,
+            **self.dice.public(r.status == OVER),
             "rematch_id": r.rematch_id,
             "settings": self.settings.to_json(),
             "time_bank": {"seconds": self.banks.seconds, "left": self.banks.to_json()},
             "host": self.presence.host(),
         }
         if r.status == OVER:
-            data["seed"] = r.seed
             data["result"] = self.state.result().to_json()
         return data
 
-    def claim(self, seat: int, token: str, name: str | None = None) -> None:
+    def claim(
+        self, seat: int, token: str, name: str | None = None, entropy: str | None = None
+    ) -> None:
+        """A player takes a seat; `entropy`: their commitment to their entropy (checked hex)."""
         player = self.record.players[seat]
         player["token_hash"] = token_hash(token)
         player["reserved"] = False
         if name is not None:
             player["name"] = name
+        if entropy is not None:
+            self._set_commit(seat, entropy)
         status = PLAYING if not any(self._unclaimed()) else WAITING
         self.save_players()
         self.notify_seats()
         if status == PLAYING and self.record.status == WAITING:
             self.start()
+
+    def commit(self, seat: int, entropy: str) -> None:
+        """A seated player's commitment to their entropy, while the table waits for players."""
+        if self.record.status != WAITING:
+            raise IllegalActionError(
+                "entropy commitments close when the game starts: send yours with your join"
+            )
+        self._set_commit(seat, entropy)
+        self.store.save_players(self.id, self.record.players, self.stored_status)
+
+    def _set_commit(self, seat: int, entropy: str) -> None:
+        self.record.players[seat]["entropy"] = entropy
+        self.dice.commit(seat, entropy)
 
     def save_players(self) -> None:
         self.store.save_players(self.id, self.record.players, self.stored_status)
@@ -245,13 +262,21 @@ class LiveTable:
         state = self.state
         while state.is_chance():
             due = self.throw_due()
-            if due is not None:
-                if due != throw:
+            if due is not None and due != throw:
+                break  # a person's own throw: the table waits for their "throw"
+            if not self.dice.ready():  # a sealed table: the seats' entropy comes first
+                self.dice.open_round()
+                if self.dice.waiting_now():
                     break
-                throw = None
+                self.steps.append(self.dice.close_round())
+                continue
             faces = self.dice.throw(state.chance_dice())
             state.apply_chance(faces)
             self.steps.append({"chance": list(faces)})
+            if due is not None:
+                throw = None  # their one throw is made
+        for step in self.steps[first:]:
+            self.dice.follow(step)
         if state.is_over():
             self.record.status = OVER
         try:
@@ -265,7 +290,38 @@ class LiveTable:
             raise SaveError("the server could not save that move; please try again") from e
         self._plan(mover)
         self._broadcast(first, logged)
+        if self.dice.round is not None and self._round_timer is None:
+            self._announce_round()
         self._changed()
+
+    # --- the seats' entropy (sealed tables) ------------------------------------------
+
+    def _announce_round(self) -> None:
+        """Ask the seats for their values; throw without the missing ones when time is up."""
+        text = json.dumps(self.dice.round)
+        for listener in list(self.listeners):
+            listener.push(text)
+        loop = asyncio.get_running_loop()
+        self._round_timer = loop.call_later(REVEAL_SECONDS, self._close_round)
+
+    def reveal(self, seat: int, batch: object, value: object) -> None:
+        """A seat's entropy value for the open round; a wrong one raises, nothing changes."""
+        self.dice.reveal(seat, batch, value)
+        if not self.dice.waiting_now():
+            self._close_round()
+
+    def _close_round(self) -> None:
+        if self._round_timer is not None:
+            self._round_timer.cancel()
+            self._round_timer = None
+        if self.dice.round is None or self.record.status != PLAYING:
+            return
+        first, logged = len(self.steps), len(self.state.log or ())
+        self.steps.append(self.dice.close_round())
+        try:
+            self._commit(first, logged, None)
+        except SaveError:
+            log.exception("table %s: the entropy round could not be stored", self.id)
 
     # --- timers and bots -----------------------------------------------------------
 
@@ -428,6 +484,9 @@ class LiveTable:
         for handle in self._bot_turns.values():
             handle.cancel()
         self._bot_turns.clear()
+        if self._round_timer is not None:
+            self._round_timer.cancel()
+            self._round_timer = None
 
     # --- what listeners see --------------------------------------------------------
 
@@ -459,6 +518,8 @@ class LiveTable:
                 "events": self.state.events_for(seat),
                 "chat": self.chat.latest() if self.chat is not None else [],
                 **self._position(seat),
+                "openings": self.dice.openings(seat),
+                "entropy": self.dice.round,
             }
         )
 
@@ -467,8 +528,7 @@ class LiveTable:
             {
                 "type": "over",
                 "result": self.state.result().to_json(),
-                "seed": self.record.seed,
-                "commitment": self.record.commitment,
+                **self.dice.public(True),
             }
         )
 
@@ -476,6 +536,8 @@ class LiveTable:
         """An update per listener, built once per seat, then "over" if the game ended."""
         texts: dict[int | None, str] = {}
         over = self.over_message() if self.status == OVER else None
+        news = self.dice.take_news()
+        public = news.get(None, [])
         for listener in list(self.listeners):
             seat = listener.seat
             text = texts.get(seat)
@@ -485,6 +547,7 @@ class LiveTable:
                     "from_step": first,
                     "events": self.state.events_for(seat, logged),
                     **self._position(seat),
+                    "openings": public if seat is None else public + news.get(seat, []),
                 }
                 text = texts[seat] = json.dumps(update)
             listener.push(text)
@@ -500,9 +563,10 @@ class LiveTable:
             self.on_change(self)
 
     def transcript(self) -> dict[str, Any]:
-        """The whole game with the revealed seed: only for a finished table."""
+        """The whole game for everyone, only for a finished table: with the revealed seed,
+        or (sealed) the public throws' openings and stand-ins for the others. It may
+        take a while for a long game: call it off the event loop."""
         data = make_transcript(self.game, self.steps, self.names, self.state)
         data["table_id"] = self.id
-        data["seed"] = self.record.seed
-        data["commitment"] = self.record.commitment
+        data.update(self.dice.transcript(self.steps))
         return data

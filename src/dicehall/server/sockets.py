@@ -3,12 +3,14 @@
 Server to client: "welcome" on connect, "update" after every step (each
 connection with its own seat's view, legal actions and new events), "over"
 at the end, "table" when seats change, "advice", "pong", and "error" (to
-that client only). Client to server: {"type": "action", "action": {...}}, {"type": "throw"} (a
-player's own throw, when the update's "throw_due" names their seat),
-{"type": "advice"}, {"type": "ping"}, and the seat requests of presence.py
-(leave, concede, replace, skip) and the table's chat of chat.py ("chat",
-"chat-spectators"). A bad message gets an error and changes
-nothing; the connection and the table stay usable. See docs/server.md.
+that client only). Client to server: {"type": "action", "action": {...}},
+{"type": "throw"} (a player's own throw, when the update's "throw_due" names
+their seat), {"type": "advice"}, {"type": "ping"}, the seat requests of presence.py
+(leave, concede, replace, skip), the table's chat of chat.py ("chat",
+"chat-spectators"), and at sealed tables {"type": "commit"} and {"type":
+"reveal"} (the seat's entropy for the dice, server/fairness.py). A bad message
+gets an error and changes nothing; the connection and the table stay usable.
+See docs/server.md.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicehall.core.errors import DicehallError
 from dicehall.server.chat import ChatError, chat_limit
+from dicehall.server.fairness import check_commit
 from dicehall.server.hall import Hall, NotFound
 from dicehall.server.limits import TokenBucket
 from dicehall.server.live import LiveTable, SaveError
@@ -149,8 +152,10 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
         _seat_request(conn, table, kind, message)
     elif kind in ("chat", "chat-spectators"):
         _chat(conn, table, kind, message)
+    elif kind in ("commit", "reveal"):
+        _entropy(conn, table, message)
     else:
-        kinds = ", ".join(("action", "throw", "advice", "ping", *SEAT_REQUESTS, "chat"))
+        kinds = ", ".join(("action", "throw", "advice", "ping", *SEAT_REQUESTS, "chat", "commit", "reveal"))
         conn.error(f"unknown message type {kind!r}; send one of: {kinds}")
 
 
@@ -227,6 +232,20 @@ def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
         return
     try:
         table.act(conn.seat, action)
+    except (DicehallError, SaveError) as e:
+        conn.error(str(e))
+
+
+def _entropy(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
+    """A seat's entropy for the dice (sealed tables): its commitment, then its values."""
+    if conn.seat is None:
+        conn.error("spectators add no entropy: connect with a seat token")
+        return
+    try:
+        if message["type"] == "commit":
+            table.commit(conn.seat, check_commit(message.get("commit")))
+        else:
+            table.reveal(conn.seat, message.get("batch"), message.get("value"))
     except (DicehallError, SaveError) as e:
         conn.error(str(e))
 

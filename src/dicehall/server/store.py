@@ -35,6 +35,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
     text,
     update,
@@ -63,6 +64,8 @@ tables = Table(
     Column("bot_delay_ms", Integer, nullable=False),
     Column("rematch_id", String(32), nullable=True),
     Column("created", Float, nullable=False),
+    # "sealed" or "seed" (server/fairness.py); tables stored before there was a choice are "seed"
+    Column("fairness", String(16), nullable=False, server_default="seed"),
 )
 
 steps = Table(
@@ -98,6 +101,7 @@ class TableRecord:
     bot_delay_ms: int
     rematch_id: str | None = None
     created: float = field(default_factory=time.time)
+    fairness: str = "seed"
 
     @classmethod
     def from_row(cls, row: Row[Any]) -> TableRecord:
@@ -122,6 +126,7 @@ class Store:
         if self.engine.dialect.name == "postgresql":
             self._lock = _hold_server_lock(self.engine)
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
 
     def insert(self, record: TableRecord, rematch_of: str | None = None) -> None:
         """A new table; with rematch_of, the old table points to it in the same transaction."""
@@ -182,6 +187,15 @@ class Store:
             self._lock.close()
             self._lock = None
         self.engine.dispose()
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Columns added since a database was made: a table's fairness mode."""
+    if "fairness" not in {c["name"] for c in inspect(engine).get_columns("tables")}:
+        with engine.begin() as db:
+            db.execute(
+                text("ALTER TABLE tables ADD COLUMN fairness VARCHAR(16) NOT NULL DEFAULT 'seed'")
+            )
 
 
 def _hold_server_lock(engine: Engine) -> Connection:
