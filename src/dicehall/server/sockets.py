@@ -155,7 +155,9 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
     elif kind in ("commit", "reveal"):
         _entropy(conn, table, message)
     else:
-        kinds = ", ".join(("action", "throw", "advice", "ping", *SEAT_REQUESTS, "chat", "commit", "reveal"))
+        kinds = ", ".join(
+            ("action", "throw", "advice", "ping", *SEAT_REQUESTS, "chat", "commit", "reveal")
+        )
         conn.error(f"unknown message type {kind!r}; send one of: {kinds}")
 
 
