@@ -161,6 +161,10 @@ class Game(ABC):
     def encoding(self) -> Encoding:
         return self.make_encoding()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle the configuration; the encoding (closures) is rebuilt on demand."""
+        return {k: v for k, v in self.__dict__.items() if k != "encoding"}
+
     @property
     def num_actions(self) -> int:
         """How many action ids this configured game has: ids are 0 to num_actions - 1."""

@@ -101,7 +101,7 @@ def encoding(game: Kariki) -> Encoding:
     winners = layout.one_hot("winners", n, "the winners, once over")
 
     def encode(view: View) -> list[float]:
-        me: int = view["seat"]
+        me: int = view["seat"] or 0  # a spectator (None) sees from seat 0
         t = layout.zeros()
         put_one_hot(t, phase, PHASE_INDEX[view["phase"]])
         put_number(t, pot, view["pot"] / buy_in)

@@ -93,7 +93,7 @@ def encoding(game: TaoDice) -> Encoding:
     winner = layout.one_hot("winner", n, "the winner of the game")
 
     def encode(view: View) -> list[float]:
-        me: int = view["seat"]
+        me: int = view["seat"] or 0  # a spectator (None) sees from seat 0
         t = layout.zeros()
         put_one_hot(t, phase, PHASE_INDEX[view["phase"]])
         put_one_hot(t, stage, view["stage"] - 1)

@@ -83,7 +83,7 @@ def encoding(game: Tepiiku) -> Encoding:
     last_hook = layout.one_hot("last_hook", n, "who was paid")
 
     def encode(view: View) -> list[float]:
-        me: int = view["seat"]
+        me: int = view["seat"] or 0  # a spectator (None) sees from seat 0
         t = layout.zeros()
         put_one_hot(t, phase, PHASE_INDEX[view["phase"]])
         put_number(t, round_no, view["round"])

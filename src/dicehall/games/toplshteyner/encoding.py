@@ -73,7 +73,7 @@ def encoding(game: Toplshteyner) -> Encoding:
     winner = layout.one_hot("winner", n, "the winner")
 
     def encode(view: View) -> list[float]:
-        me: int = view["seat"]
+        me: int = view["seat"] or 0  # a spectator (None) sees from seat 0
         t = layout.zeros()
         put_one_hot(t, phase, PHASE_INDEX[view["phase"]])
         put_flags(t, table, (view["for_fun"], view["sixes_end_turn"]))
