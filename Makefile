@@ -9,14 +9,17 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,postgres]'
 	touch $(STAMP)
 
 play: $(STAMP)  ## A game of Kariki in the terminal against bots
 	$(BIN)/dicehall play kariki
 
-serve: $(STAMP)  ## Online tables and the browser page, on SQLite under data/
-	$(BIN)/dicehall serve
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+serve: $(STAMP)  ## Online tables and the browser page, on SQLite under data/ (HOST=, PORT=)
+	$(BIN)/dicehall serve --host $(HOST) --port $(PORT)
 
 test: lint typecheck pytest  ## ruff, mypy and pytest
 

@@ -145,3 +145,22 @@ def test_hotseat_passes_one_terminal_between_people(gid: str) -> None:
     assert "Winner" in output
     decisions = output.count("your choice")
     assert output.count("Pass the terminal to") == decisions
+
+
+def test_verify_proves_your_own_hidden_throws_with_your_openings(tmp_path: Path) -> None:
+    from tests.sealed_play import sealed_game
+
+    data, got = sealed_game("kariki", 4)
+    transcript = tmp_path / "game.json"
+    transcript.write_text(json.dumps(data))
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps({"seat": 0, "openings": got[None] + got[0]}))
+    public = runner.invoke(app, ["verify", str(transcript)])
+    assert public.exit_code == 0 and json.loads(public.stdout)["ok"]
+    own = runner.invoke(app, ["verify", str(transcript), "--openings", str(mine)])
+    report = json.loads(own.stdout)
+    assert own.exit_code == 0 and report["your_throws"] > 0
+    assert f"your {report['your_throws']} hidden throws check" in report["words"]
+    mine.write_text("[1, 2]")
+    bad = runner.invoke(app, ["verify", str(transcript), "--openings", str(mine)])
+    assert bad.exit_code == 1 and "an openings file is a JSON object" in bad.stdout

@@ -100,7 +100,8 @@ class Conn:
 def drive(conns: list[Conn], rng: random.Random, max_moves: int = 20_000) -> None:
     """Play the seated connections with random legal actions until "over" reaches all."""
     for c in conns:
-        c.read_until("welcome")
+        if not c.pos:
+            c.read_until("welcome")
     for _ in range(max_moves):
         latest = max(c.step for c in conns)
         for c in conns:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 from dicehall.server.commands import _RedactTokens, database_url
@@ -29,3 +32,24 @@ def test_tokens_never_reach_a_log_line() -> None:
     assert (
         record.getMessage() == '127.0.0.1:5 - "WebSocket /ws/tables/abc?token=***&x=1" [accepted]'
     )
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line_first(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        command = Path(sys.executable).with_name("dicehall")
+        done = subprocess.run(
+            [str(command), "serve", "--port", str(port), "--db", str(tmp_path / "db")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode != 0
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert lines == [
+        f"dicehall serve: port {port} on 127.0.0.1 is already in use (another server?);"
+        " stop it or choose another with --port (make serve PORT=...)"
+    ]

@@ -47,11 +47,13 @@ def test_seed_opens_the_commitment_and_gives_every_throw(finished: dict[str, Any
     assert report == {
         "ok": True,
         "game": "duel",
+        "fairness": "seed",
         "commitment": finished["commitment"],
         "steps": len(finished["steps"]),
         "throws": len(throws),
         "error": None,
         "step": None,
+        "words": f"all {len(throws)} throws follow from the revealed seed",
     }
 
 

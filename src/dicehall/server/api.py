@@ -8,7 +8,7 @@ limits (limits.py) 429.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, HTTPException, Request
 from pydantic import BaseModel, Field
@@ -18,6 +18,7 @@ from dicehall.server.fairness import verify_transcript
 from dicehall.server.hall import Conflict, Forbidden, Hall, NotFound
 from dicehall.server.limits import Limits, PerAddress
 from dicehall.server.live import OVER, LiveTable
+from dicehall.server.settings import DEFAULT_GRACE_SECONDS, TableSettings
 
 Name = Annotated[str, Field(max_length=40)]
 
@@ -28,8 +29,30 @@ class CreateTable(BaseModel):
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     bots: dict[int, str] = Field(default_factory=dict, description="seat -> bot name")
     names: list[Name] | None = Field(None, description="names by seat; bots get their own")
-    turn_seconds: float | None = Field(None, gt=0, le=3600, description="turn timer, or none")
+    turn_seconds: float | None = Field(
+        None, gt=0, le=3600, description="turn timer; a listed table gets 60 s if none is given"
+    )
     bot_delay_ms: int = Field(600, ge=0, le=10_000, description="pause before a bot moves")
+    listed: bool = Field(True, description="shown in the lobby; false: only by room code")
+    grace_seconds: float = Field(
+        DEFAULT_GRACE_SECONDS, gt=0, le=3600, description="how long a gone seat waits for its bot"
+    )
+    time_bank_seconds: float | None = Field(
+        None, ge=0, le=3600, description="extra time per player; half a turn if not given"
+    )
+    when_empty: Literal["finish", "close"] = Field(
+        "finish", description="when every person has left: the bots finish, or the table closes"
+    )
+    spectator_chat: bool = Field(True, description="spectators may write in the table's chat")
+
+    def settings(self) -> TableSettings:
+        return TableSettings(
+            listed=self.listed,
+            grace_seconds=self.grace_seconds,
+            time_bank_seconds=self.time_bank_seconds,
+            when_empty=self.when_empty,
+            spectator_chat=self.spectator_chat,
+        )
 
 
 class Join(BaseModel):
@@ -90,6 +113,7 @@ def api_router(hall: Hall, limits: Limits) -> APIRouter:
                 body.names,
                 body.turn_seconds,
                 body.bot_delay_ms,
+                body.settings(),
             )
         except DicehallError as e:
             raise HTTPException(400, str(e)) from None
@@ -97,7 +121,7 @@ def api_router(hall: Hall, limits: Limits) -> APIRouter:
 
     @router.get("/tables")
     async def open_tables() -> list[dict[str, Any]]:
-        """Tables waiting for players or in play."""
+        """Listed tables waiting for players or in play (private ones are not listed)."""
         return hall.open_tables()
 
     @router.get("/tables/{table_id}")
@@ -112,7 +136,9 @@ def api_router(hall: Hall, limits: Limits) -> APIRouter:
         return join(table_of(table_id), body)
 
     @router.get("/rooms/{room}")
-    async def get_room(room: str) -> dict[str, Any]:
+    async def get_room(room: str, request: Request) -> dict[str, Any]:
+        """A room's table, counted as a join: room codes are not for guessing."""
+        joins.check(client_address(request))
         try:
             return hall.by_room(room).summary()
         except NotFound as e:

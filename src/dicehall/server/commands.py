@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
 import re
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -55,12 +57,29 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
+def check_port_free(host: str, port: int) -> None:
+    """Stop with one plain line, before anything else is printed, if the port is taken."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise SystemExit(
+                f"dicehall serve: port {port} on {host} is already in use (another server?);"
+                " stop it or choose another with --port (make serve PORT=...)"
+            ) from None
+        raise SystemExit(f"dicehall serve: cannot listen on {host}:{port}: {e.strerror}") from None
+
+
 def serve(host: str, port: int, db: str) -> None:
     import uvicorn
 
     from dicehall.server.app import create_app
     from dicehall.server.store import DatabaseInUse
 
+    check_port_free(host, port)
     try:
         app = create_app(database_url(db))
     except DatabaseInUse as e:
@@ -74,10 +93,12 @@ def serve(host: str, port: int, db: str) -> None:
     uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level="info")
 
 
-def verify(path: str) -> dict[str, Any]:
-    """The verify report of a transcript file (see fairness.verify_transcript)."""
+def verify(path: str, openings: str | None = None) -> dict[str, Any]:
+    """The verify report of a transcript file, with a player's openings file if given
+    (see fairness.verify_transcript)."""
     try:
         data = load(path)
+        mine = None if openings is None else load(openings, "an openings file")
     except TranscriptError as e:
         return {"ok": False, "error": str(e), "step": None}
-    return verify_transcript(data)
+    return verify_transcript(data, mine=mine)

@@ -22,7 +22,8 @@ from dicehall.core.errors import DicehallError, OptionError
 from dicehall.server.catalog import Catalog
 from dicehall.server.fairness import new_seed
 from dicehall.server.limits import TooManyRequests
-from dicehall.server.live import OVER, WAITING, LiveTable, token_hash
+from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, token_hash
+from dicehall.server.settings import SettingsStore, TableSettings, default_turn_seconds
 from dicehall.server.store import Store, TableRecord
 
 log = logging.getLogger("dicehall.server")
@@ -61,6 +62,7 @@ def rematch_token(old_token: str, new_table_id: str) -> str:
 class Hall:
     def __init__(self, store: Store, catalog: Catalog, max_waiting: int = 1000) -> None:
         self.store = store
+        self.settings = SettingsStore(store.engine)
         self.catalog = catalog
         self.max_waiting = max_waiting
         self.live: dict[str, LiveTable] = {}
@@ -94,8 +96,11 @@ class Hall:
         return self.get(table_id)
 
     def open_tables(self) -> list[dict[str, Any]]:
+        """The lobby's list: listed tables waiting or in play (private ones only by room)."""
         out = []
         for table in self.live.values():
+            if not table.settings.listed:
+                continue
             taken = sum(1 for p in table.record.players if p["bot"] or p["token_hash"])
             out.append(
                 {
@@ -122,6 +127,7 @@ class Hall:
         names: list[str] | None,
         turn_seconds: float | None,
         bot_delay_ms: int,
+        settings: TableSettings | None = None,
     ) -> tuple[LiveTable, int, str]:
         """A new table; the host takes the first seat not given to a bot."""
         game = self.catalog.make(game_id, seats, options)
@@ -147,8 +153,10 @@ class Hall:
         token = new_token()
         host = humans[0]
         players[host]["token_hash"] = token_hash(token)
+        settings = settings or TableSettings()
+        turns = default_turn_seconds(settings.listed, turn_seconds)
         table = self._open(
-            game_id, game.seats, dict(game.options), players, turn_seconds, bot_delay_ms
+            game_id, game.seats, dict(game.options), players, turns, bot_delay_ms, settings
         )
         return table, host, token
 
@@ -181,7 +189,16 @@ class Hall:
                 for p in old.record.players
             ]
             r = old.record
-            self._open(r.game, r.seats, r.options, players, r.turn_seconds, r.bot_delay_ms, old.id)
+            self._open(
+                r.game,
+                r.seats,
+                r.options,
+                players,
+                r.turn_seconds,
+                r.bot_delay_ms,
+                old.settings,
+                old.id,
+            )
         assert old.record.rematch_id is not None
         new = self.get(old.record.rematch_id)
         new_token_ = rematch_token(token, new.id)
@@ -197,6 +214,7 @@ class Hall:
         players: list[dict[str, Any]],
         turn_seconds: float | None,
         bot_delay_ms: int,
+        settings: TableSettings,
         rematch_of: str | None = None,
     ) -> LiveTable:
         waiting = sum(1 for t in self.live.values() if t.status == WAITING)
@@ -221,6 +239,7 @@ class Hall:
             bot_delay_ms=bot_delay_ms,
         )
         self.store.insert(record, rematch_of)
+        self.settings.insert(record.id, settings)
         if rematch_of is not None:
             self.get(rematch_of).record.rematch_id = record.id
         table = self._rebuild(record, [])
@@ -240,6 +259,7 @@ class Hall:
     def _rebuild(self, record: TableRecord, steps: list[Any]) -> LiveTable:
         game = self.catalog.make(record.game, record.seats, record.options)
         table = LiveTable(record, game, self.store)
+        table.settings = self.settings.get(record.id)
         table.replay(steps)
         return table
 
@@ -251,7 +271,7 @@ class Hall:
         self.rooms[table.record.room] = table.id
 
     def _on_change(self, table: LiveTable) -> None:
-        if table.status == OVER and table.id in self.live:
+        if table.status in (OVER, CLOSED) and table.id in self.live:
             del self.live[table.id]
             self.rooms.pop(table.record.room, None)
             self._keep_finished(table)

@@ -24,11 +24,14 @@ from dicehall.core.chance import CommittedDice
 from dicehall.core.errors import DicehallError, IllegalActionError
 from dicehall.core.game import Action, Game, State
 from dicehall.core.transcript import apply_step, make_transcript
+from dicehall.server.presence import Presence
+from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
 
 log = logging.getLogger("dicehall.server")
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+CLOSED = "closed"  # expired while waiting, or left by every person (settings.when_empty)
 
 
 class Listener(Protocol):
@@ -63,6 +66,10 @@ class LiveTable:
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._bot_turns: dict[int, asyncio.Handle] = {}
         self.on_change: Callable[[LiveTable], None] | None = None
+        self.settings = TableSettings()
+        self.presence = Presence(self)
+        self.timeout_seats: set[int] = set()  # stand-ins that make the safe move (conceded)
+        self.hurried = False  # nobody left to watch: bots move without a pause
 
     # --- building ------------------------------------------------------------------
 
@@ -135,6 +142,7 @@ class LiveTable:
                     "human": p["bot"] is None,
                     "taken": p["bot"] is not None or p["token_hash"] is not None,
                     "connected": p["bot"] is not None or self.connected(s),
+                    **self.presence.seat_facts(s),
                 }
                 for s, p in enumerate(r.players)
             ],
@@ -144,6 +152,8 @@ class LiveTable:
             "step": len(self.steps),
             "commitment": r.commitment,
             "rematch_id": r.rematch_id,
+            "settings": self.settings.to_json(),
+            "host": self.presence.host(),
         }
         if r.status == OVER:
             data["seed"] = r.seed
@@ -157,10 +167,13 @@ class LiveTable:
         if name is not None:
             player["name"] = name
         status = PLAYING if not any(self._unclaimed()) else WAITING
-        self.store.save_players(self.id, self.record.players, self.stored_status)
+        self.save_players()
         self.notify_seats()
         if status == PLAYING and self.record.status == WAITING:
             self.start()
+
+    def save_players(self) -> None:
+        self.store.save_players(self.id, self.record.players, self.stored_status)
 
     def _unclaimed(self) -> list[int]:
         return [
@@ -175,11 +188,13 @@ class LiveTable:
         """Every human seat is taken: throw what is due and let the first seat act."""
         self.record.status = PLAYING
         self._commit(len(self.steps), len(self.state.log or ()), None)
+        self.presence.game_started()
 
     def resume(self) -> None:
         """After a restart: go on where the stored steps left off."""
         if self.record.status == PLAYING:
             self._commit(len(self.steps), len(self.state.log or ()), None)
+            self.presence.game_started()
 
     def act(self, seat: int, action: Action) -> None:
         """A seat's action; illegal ones raise IllegalActionError and nothing changes."""
@@ -201,6 +216,8 @@ class LiveTable:
             raise IllegalActionError("the game has not started: waiting for players")
         if self.record.status == OVER:
             raise IllegalActionError("the game is over")
+        if self.record.status == CLOSED:
+            raise IllegalActionError("the table is closed")
 
     def _commit(self, first: int, logged: int, mover: int | None) -> None:
         """Throw due dice, store the new steps, then plan timers and bots and tell everyone."""
@@ -235,7 +252,7 @@ class LiveTable:
         for seat in actors:
             if seat in self.bots:
                 if seat not in self._bot_turns:
-                    delay = self.record.bot_delay_ms / 1000
+                    delay = 0 if self.hurried else self.record.bot_delay_ms / 1000
                     self._bot_turns[seat] = loop.call_later(delay, self._bot_turn, seat)
             elif self.record.turn_seconds is not None and seat not in self.deadlines:
                 self.deadlines[seat] = time.time() + self.record.turn_seconds
@@ -259,6 +276,12 @@ class LiveTable:
         self._bot_turns.pop(seat, None)
         if self.record.status != PLAYING or seat not in self.state.actors():
             return
+        if seat in self.timeout_seats:
+            try:
+                self.timeout(seat)
+            except (DicehallError, SaveError):
+                log.exception("table %s: timeout of conceded seat %d failed", self.id, seat)
+            return
         try:
             action = self.bots[seat].choose(self.state.view(seat), self.state.legal_actions(seat))
             self.act(seat, action)
@@ -273,8 +296,56 @@ class LiveTable:
             except (DicehallError, SaveError):
                 log.exception("table %s: timeout of bot seat %d failed", self.id, seat)
 
+    # --- the table's bot standing in for an absent person (presence.py) -------------
+
+    def add_stand_in(self, seat: int, bot: str, timeouts: bool) -> None:
+        """The table plays the seat from now on: with the bot, or its safe move (timeouts)."""
+        self._cancel_timer(seat)
+        self.bots[seat] = self.game.bots()[bot](self.game, seat, random.Random())
+        if timeouts:
+            self.timeout_seats.add(seat)
+        if self.record.status == PLAYING:
+            self._plan(None)
+
+    def remove_stand_in(self, seat: int) -> None:
+        """The seat's player is back: their turn (and its timer) is theirs again."""
+        self.bots.pop(seat, None)
+        self.timeout_seats.discard(seat)
+        handle = self._bot_turns.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+        if self.record.status == PLAYING:
+            self._plan(None)
+
+    def hurry(self) -> None:
+        """Nobody is left to follow the game: the bots play on without pausing."""
+        if self.hurried:
+            return
+        self.hurried = True
+        for seat, handle in list(self._bot_turns.items()):
+            handle.cancel()
+            del self._bot_turns[seat]
+        self._plan(None)
+
+    def close_empty(self) -> None:
+        """Every person left and the host chose to close such a game: it ends unfinished."""
+        self.record.status = CLOSED
+        self.store.append(self.id, len(self.steps), [], CLOSED)
+        self.stored_status = CLOSED
+        self.close()
+        self.notice("every player has left: the table is closed", None, "closed")
+        self.notify_seats()
+        self._changed()
+
+    def notice(self, text: str, seat: int | None, kind: str) -> None:
+        """Tell everyone at the table something about its people (never about the game)."""
+        message = json.dumps({"type": "notice", "kind": kind, "seat": seat, "text": text})
+        for listener in list(self.listeners):
+            listener.push(message)
+
     def close(self) -> None:
         """Stop timers and bots (server shutdown): the stored steps are the table."""
+        self.presence.close()
         for seat in list(self._timers):
             self._cancel_timer(seat)
         for handle in self._bot_turns.values():

@@ -4,7 +4,8 @@ Server to client: "welcome" on connect, "update" after every step (each
 connection with its own seat's view, legal actions and new events), "over"
 at the end, "table" when seats change, "advice", "pong", and "error" (to
 that client only). Client to server: {"type": "action", "action": {...}},
-{"type": "advice"}, {"type": "ping"}. A bad message gets an error and changes
+{"type": "advice"}, {"type": "ping"}, and the seat requests of presence.py
+(leave, concede, replace, skip). A bad message gets an error and changes
 nothing; the connection and the table stay usable. See docs/server.md.
 """
 
@@ -21,6 +22,7 @@ from dicehall.core.errors import DicehallError
 from dicehall.server.hall import Hall, NotFound
 from dicehall.server.limits import TokenBucket
 from dicehall.server.live import LiveTable, SaveError
+from dicehall.server.presence import PresenceError
 
 log = logging.getLogger("dicehall.server")
 
@@ -78,19 +80,27 @@ async def serve_socket(ws: WebSocket, hall: Hall, table_id: str, rate: float, bu
     conn.push(table.welcome(seat))
     if table.status == "over":
         conn.push(table.over_message())
+    if seat is not None:
+        table.presence.arrive(seat)
     table.notify_seats()
     writer = asyncio.create_task(conn.write())
+    code: int | None = None
     try:
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
+                code = message.get("code")
                 break
             await _handle(conn, table, message.get("text"), message.get("bytes"))
-    except (WebSocketDisconnect, RuntimeError):
+    except WebSocketDisconnect as e:
+        code = e.code
+    except RuntimeError:
         pass
     finally:
         table.listeners.discard(conn)
         writer.cancel()
+        if seat is not None:
+            table.presence.depart(seat, code)
         table.notify_seats()
 
 
@@ -128,8 +138,34 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
         _act(conn, table, message)
     elif kind == "advice":
         await _advise(conn, table)
+    elif kind in SEAT_REQUESTS:
+        _seat_request(conn, table, kind, message)
     else:
-        conn.error(f"unknown message type {kind!r}; send action, advice or ping")
+        conn.error(
+            f"unknown message type {kind!r}; send action, advice, ping, {', '.join(SEAT_REQUESTS)}"
+        )
+
+
+SEAT_REQUESTS = ("leave", "concede", "replace", "skip")
+
+
+def _seat_request(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]) -> None:
+    """Leave, concede, skip to the result, or (the host) hand a gone seat to the bot."""
+    if conn.seat is None:
+        conn.error(f"spectators cannot {kind}: that is for the players")
+        return
+    presence = table.presence
+    try:
+        if kind == "replace":
+            presence.replace(conn.seat, message.get("seat"))
+        elif kind == "leave":
+            presence.leave(conn.seat)
+        elif kind == "concede":
+            presence.concede(conn.seat)
+        else:
+            presence.skip(conn.seat)
+    except (PresenceError, SaveError) as e:
+        conn.error(str(e))
 
 
 def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:

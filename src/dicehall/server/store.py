@@ -170,7 +170,8 @@ class Store:
 
     def unfinished(self) -> list[tuple[TableRecord, list[Any]]]:
         with self.engine.connect() as db:
-            rows = db.execute(select(tables).where(tables.c.status != "over")).all()
+            query = select(tables).where(tables.c.status.notin_(("over", "closed")))
+            rows = db.execute(query).all()
             return [(TableRecord.from_row(r), _steps(db, r.id)) for r in rows]
 
     def close(self) -> None:

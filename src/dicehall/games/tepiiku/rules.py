@@ -246,7 +246,8 @@ class TepiikuState(State):
         self.pot = 0
         self.fish = self.middle = self.hook = self.forced = -1
         self.pending = [(seat, ALL_DICE) for seat in reversed(range(SEATS))]
-        self.emit("round", f"Round {self.round}: everyone throws in secret", round=self.round)
+        if self.log is not None:
+            self.emit("round", f"Round {self.round}: everyone throws in secret", round=self.round)
 
     def actors(self) -> tuple[int, ...]:
         if self.pending:
@@ -301,7 +302,9 @@ class TepiikuState(State):
             # the Fish's reroll (T7) or a forced one (T8)
             self.score_before = self.scores[seat]
             self.pending = [(seat, dice)]
-            self.emit("reroll", f"Seat {seat} rerolls {_dice_words(dice)}", seat=seat, dice=dice)
+            if self.log is not None:
+                words = _dice_words(dice)
+                self.emit("reroll", f"Seat {seat} rerolls {words}", seat=seat, dice=dice)
 
     def _apply_chance(self, faces: Faces) -> None:
         seat, which = self.pending.pop()
@@ -388,11 +391,12 @@ class TepiikuState(State):
             return
         chosen = [(s, self.choices[s] or ALL_DICE) for s in self.tied]
         self.pending = chosen[::-1]
-        self.emit(
-            "rerolls",
-            "; ".join(f"Seat {s} rerolls {_dice_words(d)}" for s, d in chosen),
-            rerolls=[{"seat": s, "dice": list(d)} for s, d in chosen],
-        )
+        if self.log is not None:
+            self.emit(
+                "rerolls",
+                "; ".join(f"Seat {s} rerolls {_dice_words(d)}" for s, d in chosen),
+                rerolls=[{"seat": s, "dice": list(d)} for s, d in chosen],
+            )
 
     def _assign_roles(self) -> None:
         """T7: lowest is the Fish, highest the Hook; the Fish chooses next."""
@@ -401,15 +405,16 @@ class TepiikuState(State):
         self.fish, self.middle, self.hook = order
         self.forced = -1
         self.phase = FISH
-        self.emit(
-            "roles",
-            f"Seat {self.fish} is the Fish, seat {self.middle} the middle, "
-            f"seat {self.hook} the Hook; the pot is {self.pot}",
-            fish=self.fish,
-            middle=self.middle,
-            hook=self.hook,
-            pot=self.pot,
-        )
+        if self.log is not None:
+            self.emit(
+                "roles",
+                f"Seat {self.fish} is the Fish, seat {self.middle} the middle, "
+                f"seat {self.hook} the Hook; the pot is {self.pot}",
+                fish=self.fish,
+                middle=self.middle,
+                hook=self.hook,
+                pot=self.pot,
+            )
 
     def _resolve_fish_reroll(self, fish: int, new: int) -> None:
         """T8: bust, still the Fish, tie, or beat."""
@@ -465,18 +470,21 @@ class TepiikuState(State):
         self.coins[fish] -= amount
         self.coins[hook] += amount
         self.last = {"kind": "pay", "seat": fish, "hook": hook, "amount": amount}
-        self.emit(
-            "pay",
-            f"Seat {fish} pays {amount} to seat {hook}"
-            + (" (all they have)" if amount < due else ""),
-            seat=fish,
-            hook=hook,
-            amount=amount,
-            coins=list(self.coins),
-        )
+        if self.log is not None:
+            self.emit(
+                "pay",
+                f"Seat {fish} pays {amount} to seat {hook}"
+                + (" (all they have)" if amount < due else ""),
+                seat=fish,
+                hook=hook,
+                amount=amount,
+                coins=list(self.coins),
+            )
         if self.coins[fish] == 0:
             self.phase = OVER
-            self.emit("over", f"Seat {fish} has no coins: the game is over", coins=list(self.coins))
+            if self.log is not None:
+                coins = list(self.coins)
+                self.emit("over", f"Seat {fish} has no coins: the game is over", coins=coins)
         else:
             self._start_round()
 

@@ -72,6 +72,7 @@ export class TableScreen {
     this.prompt = h("p", { class: "prompt" }, "Connecting to the table…");
     this.actions = h("div", { class: "actions", role: "group", "aria-label": "Your legal actions" });
     this.error = h("p", { class: "error", role: "alert" });
+    this.controls = h("div", { class: "table-controls" });
     this.end = h("section", { class: "card end", hidden: true, "aria-label": "Result" });
     this.log = h("ol", { class: "log", "aria-label": "Event log" });
     this.oddsBody = h("div", { class: "odds-body" }, h("p", { class: "muted" }, "Open to see the chances behind your options."));
@@ -83,7 +84,7 @@ export class TableScreen {
       h("div", { class: "table-grid" },
         h("div", { class: "table-main" }, h("div", { class: "latest-row" }, this.latest, this.skip), this.board,
           h("section", { class: "card moves", "aria-label": "Your move" },
-            h("div", { class: "prompt-row" }, this.prompt, this.timer), this.actions, this.error),
+            h("div", { class: "prompt-row" }, this.prompt, this.timer), this.actions, this.error, this.controls),
           this.end),
         h("aside", { class: "table-side" },
           h("section", { class: "card" }, h("h2", {}, "Log"), this.log),
@@ -117,6 +118,9 @@ export class TableScreen {
         break;
       case "table":
         this.setSummary(msg.table);
+        break;
+      case "notice":
+        this.addNotice(msg);
         break;
       case "advice":
         this.drawAdvice(msg.table);
@@ -176,6 +180,7 @@ export class TableScreen {
     this.drawBoard();
     this.drawMoves();
     this.drawHead();
+    this.drawControls();
     if (this.odds.open) this.askAdvice();
   }
 
@@ -194,6 +199,13 @@ export class TableScreen {
         this.named(last.text));
       this.log.scrollTop = this.log.scrollHeight;
     }
+  }
+
+  /** News about the people at the table (gone, back, a bot standing in): log and toast. */
+  addNotice(msg) {
+    this.log.append(h("li", { class: `ev ev-notice notice-${msg.kind}` }, msg.text));
+    this.log.scrollTop = this.log.scrollHeight;
+    notify(msg.text, msg.kind === "back" ? "ok" : "info");
   }
 
   /** Keep how many events this seat has been told, with its token. */
@@ -215,6 +227,7 @@ export class TableScreen {
     if (summary.seats) this.names = summary.seats.map((s) => s.name);
     this.drawHead();
     this.drawFair();
+    this.drawControls();
     if (this.over) this.drawEnd();
     if (this.view) this.drawBoard();
   }
@@ -237,8 +250,40 @@ export class TableScreen {
       room ? h("button", { type: "button", class: "small", onclick: () => this.copyInvite(room) }, "Copy invite link") : null,
       seats ? h("ul", { class: "seats-strip", "aria-label": "Seats" }, seats.map((s, i) => h("li", {
         class: `seat-chip${this.actors && this.actors.includes(i) ? " acting" : ""}${i === this.seat ? " me" : ""}`,
-      }, h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
-      seatName(this.names, i), s.bot ? h("small", {}, ` bot`) : !s.taken ? h("small", {}, " free") : null))) : null);
+        dataset: { seat: i, state: s.state || (s.connected ? "connected" : "gone"), standIn: s.stand_in ? "yes" : "no" },
+      }, h("span", { class: `dot ${dotClass(s)}`, "aria-hidden": "true" }),
+      seatName(this.names, i), h("small", { class: "seat-state" }, seatState(s))))) : null);
+  }
+
+  /** Leave, concede, skip to the result, and the host's "let the bot play" for gone seats. */
+  drawControls() {
+    const seats = (this.summary && this.summary.seats) || [];
+    const playing = this.status === "playing" && this.summary && this.summary.status === "playing";
+    const me = this.seat;
+    if (!playing || me === null || me === undefined || !seats[me]) {
+      mount(this.controls);
+      return;
+    }
+    const send = (message) => {
+      if (!this.connection.send(message)) this.showError("Not connected: try again in a moment.");
+    };
+    const mine = seats[me];
+    const othersPlay = seats.some((s, i) => i !== me && s.human && !s.stand_in && !s.quit);
+    const host = this.summary.host === me;
+    const replace = host ? seats.filter((s, i) => i !== me && s.human && s.state === "gone" && !s.stand_in)
+      .map((s) => h("button", { type: "button", class: "small replace", onclick: () => send({ type: "replace", seat: s.seat }) },
+        `Let the bot play ${seatName(this.names, s.seat)}`)) : [];
+    const skip = !othersPlay && !mine.quit
+      ? h("button", { type: "button", class: "small skip-result", onclick: () => send({ type: "skip" }) }, "Skip to the result")
+      : null;
+    const leave = mine.quit ? h("p", { class: "muted" }, mine.quit === "left"
+      ? "You left this game: the table's bot plays your seat." : "You conceded: the table makes your seat's safe moves.")
+      : h("details", { class: "leave" }, h("summary", {}, "Leave or concede…"),
+        h("p", { class: "muted" }, "Leave: the table's bot plays your seat to the end. Concede: the table makes your seat's safe move (what the turn timer does) at each of its turns. Neither can be undone."),
+        h("div", { class: "row" },
+          h("button", { type: "button", class: "small", onclick: () => send({ type: "leave" }) }, "Leave the game"),
+          h("button", { type: "button", class: "small", onclick: () => send({ type: "concede" }) }, "Concede")));
+    mount(this.controls, replace, skip, leave);
   }
 
   drawBoard() {
@@ -255,6 +300,7 @@ export class TableScreen {
   drawMoves() {
     const mine = this.legal.length > 0 && this.status === "playing";
     if (this.status === "over") this.prompt.textContent = "The game is over.";
+    else if (this.status === "closed") this.prompt.textContent = "This table is closed: every player left.";
     else if (this.status === "waiting") this.prompt.textContent = "Waiting for players to take their seats…";
     else if (mine) this.prompt.textContent = this.actors.length > 1 ? "Your choice (everyone chooses at once):" : "Your turn:";
     else if (this.actors && this.actors.length) {
@@ -409,6 +455,21 @@ export class TableScreen {
       this.showError(e.message);
     }
   }
+}
+
+/** A seat's connection in words: everyone sees who is here, dropped, gone or played by a bot. */
+function seatState(s) {
+  if (s.bot) return "bot";
+  if (!s.taken) return "free";
+  const state = s.state || (s.connected ? "connected" : "gone");
+  if (s.quit) return s.quit === "left" ? "left · bot plays" : "conceded";
+  if (s.stand_in) return state === "connected" ? "bot plays" : `${state} · bot plays`;
+  return state === "connected" ? "" : state === "reconnecting" ? "reconnecting…" : "gone";
+}
+
+function dotClass(s) {
+  if (s.bot || s.state === "connected") return "on";
+  return s.state === "reconnecting" ? "wait" : "off";
 }
 
 function storyPace(botDelayMs) {
