@@ -165,6 +165,10 @@ class Game(ABC):
         """Pickle the configuration; the encoding (closures) is rebuilt on demand."""
         return {k: v for k, v in self.__dict__.items() if k != "encoding"}
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A configured game never changes, so copies of states share it."""
+        return self
+
     @property
     def num_actions(self) -> int:
         """How many action ids this configured game has: ids are 0 to num_actions - 1."""

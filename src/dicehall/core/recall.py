@@ -21,9 +21,10 @@ it has perfect recall; it holds nothing but that seat's views (C6).
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from dicehall.core.chance import Faces
-from dicehall.core.game import Action, Game, State
+from dicehall.core.game import Action, Game, State, View
 
 WINDOW_UNBOUNDED = 16
 TENSOR_LIMIT = 50_000
@@ -38,6 +39,30 @@ def default_window(game: Game) -> int:
     return WINDOW_UNBOUNDED
 
 
+class Entry:
+    """One entry of a record: a view the seat saw, or an action id it played.
+
+    Its text is made when first asked for: solvers walk many positions whose
+    records they never print.
+    """
+
+    __slots__ = ("_text", "action", "view")
+
+    def __init__(self, view: View | None = None, action: int = -1) -> None:
+        self.view = view
+        self.action = action
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            if self.view is None:
+                self._text = f"act {self.action}"
+            else:
+                self._text = "obs " + json.dumps(self.view, sort_keys=True, separators=(",", ":"))
+        return self._text
+
+
 class Recall:
     """A state with each seat's perfect-recall record; steps go through it."""
 
@@ -45,14 +70,14 @@ class Recall:
         self.game = game
         self.state = state if state is not None else game.new_state()
         self.window = default_window(game) if window is None else window
-        self.records: list[list[str]] = [[] for _ in range(game.seats)]
-        self._last: list[str] = ["" for _ in range(game.seats)]
+        self.records: list[list[Entry]] = [[] for _ in range(game.seats)]
+        self._last: list[View | None] = [None for _ in range(game.seats)]
         self._observe()
 
     def apply(self, seat: int, action: Action | int) -> Action:
         """Apply a seat's action (a dict or an id) and record it; returns the action applied."""
         applied = self.state.apply(seat, action)  # type: ignore[arg-type]
-        self.records[int(seat)].append(f"act {self.game.action_id(applied)}")
+        self.records[int(seat)].append(Entry(action=self.game.action_id(applied)))
         self._observe()
         return applied
 
@@ -62,13 +87,13 @@ class Recall:
 
     def _observe(self) -> None:
         for seat in range(self.game.seats):
-            text = self.state.observation_string(seat)
-            if text != self._last[seat]:
-                self._last[seat] = text
-                self.records[seat].append("obs " + text)
+            view = self.state.view(seat)
+            if view != self._last[seat]:
+                self._last[seat] = view
+                self.records[seat].append(Entry(view))
 
     def information_state_string(self, seat: int) -> str:
-        return "\n".join(self.records[seat])
+        return "\n".join([entry.text for entry in self.records[seat]])
 
     def information_state_shape(self) -> tuple[int, ...]:
         return (self.window * (self.game.encoding.layout.size + self.game.num_actions),)
@@ -78,17 +103,19 @@ class Recall:
         encode = self.game.encoding.encode
         out: list[float] = []
         for entry in reversed(self.records[seat][-self.window :]):
-            kind, _, body = entry.partition(" ")
-            if kind == "obs":
-                out += encode(json.loads(body))
+            if entry.view is not None:
+                out += encode(entry.view)
                 out += [0.0] * actions
             else:
                 action = [0.0] * actions
-                action[int(body)] = 1.0
+                action[entry.action] = 1.0
                 out += [0.0] * size
                 out += action
         out += [0.0] * (self.window * (size + actions) - len(out))
         return out
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Recall:
+        return self.clone()
 
     def clone(self) -> Recall:
         new = Recall.__new__(Recall)
