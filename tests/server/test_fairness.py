@@ -26,7 +26,7 @@ MAKE = Catalog(GAMES).make
 def finished(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     db = tmp_path_factory.mktemp("fair") / "db.sqlite"
     with running(db) as client:
-        table = create(client, "duel", seats=3, bots={1: "random", 2: "random"})
+        table = create(client, "duel", seats=3, bots={1: "random", 2: "random"}, fairness="seed")
         tid = table["table_id"]
         with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
             drive([Conn(ws, 0)], random.Random(5))

@@ -4,10 +4,9 @@ table with no person left does. Every connection-state frame is checked for leak
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,36 +16,9 @@ from fastapi.testclient import TestClient
 from dicehall.core.transcript import replay
 from dicehall.server import presence
 from dicehall.server.catalog import Catalog
-from tests.server.helpers import Conn, check_messages, create, drive, receive, running
+from tests.server.helpers import Conn, check_messages, create, drive, secrets_of
+from tests.server.people import SECRET_KEYS, connect, error_of, server, two_players
 from tests.toy_game import GAMES as TOY
-
-PUBLIC_FRAMES = ("table", "notice")
-SECRET_KEYS = {"view", "legal", "events", "dice", "token", "token_hash", "seed", "hand"}
-
-
-def two_players(client: TestClient, **body: Any) -> tuple[str, dict[int, str]]:
-    """A Secret Duel of two people (nine rounds): the table id and each seat's token."""
-    body.setdefault("options", {"rounds": 9})
-    table = create(client, "duel", **body)
-    tid = table["table_id"]
-    joined = client.post(f"/api/tables/{tid}/join", json={"name": "Bob"}).json()
-    return tid, {0: table["token"], 1: joined["token"]}
-
-
-@contextlib.contextmanager
-def server(tmp_path: Path) -> Iterator[tuple[TestClient, contextlib.ExitStack]]:
-    """A server, and a stack that closes every connection before the server stops."""
-    with running(tmp_path / "db.sqlite") as client, contextlib.ExitStack() as stack:
-        yield client, stack
-
-
-def connect(
-    sockets: contextlib.ExitStack, client: TestClient, tid: str, token: str | None, seat: int | None
-) -> Conn:
-    query = f"?token={token}" if token else ""
-    conn = Conn(sockets.enter_context(client.websocket_connect(f"/ws/tables/{tid}{query}")), seat)
-    conn.read_until("welcome")
-    return conn
 
 
 def read_until(conn: Conn, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
@@ -64,15 +36,6 @@ def seat_state(seat: int, state: str, **more: Any) -> Callable[[dict[str, Any]],
         return bool(facts["state"] == state and all(facts[k] == v for k, v in more.items()))
 
     return test
-
-
-def error_of(conn: Conn) -> str:
-    """The next error this connection gets (other messages on the way are kept)."""
-    while True:
-        m = receive(conn.ws)
-        if m["type"] == "error":
-            return str(m["message"])
-        conn.messages.append(m)
 
 
 def notice(kind: str) -> Callable[[dict[str, Any]], bool]:
@@ -107,7 +70,7 @@ def finish_and_check(client: TestClient, tid: str, conns: list[Conn]) -> dict[st
     assert client.get(f"/api/tables/{tid}/verify").json()["ok"]
     assert replay(transcript, make=Catalog(TOY).make).is_over()
     game = Catalog(TOY).make("duel", transcript["seats"], transcript["options"])
-    check_messages(conns, transcript, game)
+    check_messages(conns, transcript, game, secrets_of(client, tid))
     assert_public(conns)
     return transcript
 

@@ -33,6 +33,7 @@ from dicehall.core.options import Option, OptionValue, resolve_options
 
 if TYPE_CHECKING:
     from dicehall.core.bots import BotFactory
+    from dicehall.strategy.solver import GameSolver
 
 Action = Mapping[str, Any]
 """A JSON object with a "type" key. Games hand out shared constants: never mutate one."""
@@ -134,6 +135,11 @@ class Game(ABC):
         """An action in words for menus and logs: "claim Double Fives"."""
         return describe_action(action)
 
+    def choice_label(self, view: View, action: Action) -> str:
+        """An action in words for the seat whose view this is, which may name what only
+        that seat sees ("reroll fire and skull"); by default its action_label."""
+        return self.action_label(action)
+
     @classmethod
     def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
         """Exact odds for `dicehall odds` (query: its --dice, --beat, ... values).
@@ -146,6 +152,10 @@ class Game(ABC):
 
     def advice(self, view: View, legal: Sequence[Action]) -> OddsTable | None:
         """The chances behind each legal action, from the seat's view alone (odds panel)."""
+        return None
+
+    def solver(self) -> GameSolver | None:
+        """What `dicehall solve` / `exploitability` use (dicehall.strategy), if the game has it."""
         return None
 
     def to_json(self) -> dict[str, Any]:

@@ -8,6 +8,7 @@ limits (limits.py) 429.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, HTTPException, Request
@@ -22,6 +23,15 @@ from dicehall.server.settings import DEFAULT_GRACE_SECONDS, TableSettings
 
 Name = Annotated[str, Field(max_length=40)]
 
+Entropy = Annotated[
+    str | None,
+    Field(
+        None,
+        max_length=64,
+        description="your commitment to your entropy for the dice (sealed tables): 64 hex digits",
+    ),
+]
+
 
 class CreateTable(BaseModel):
     game: str = Field(description="game id, as listed by GET /api/games")
@@ -33,9 +43,17 @@ class CreateTable(BaseModel):
         None, gt=0, le=3600, description="turn timer; a listed table gets 60 s if none is given"
     )
     bot_delay_ms: int = Field(600, ge=0, le=10_000, description="pause before a bot moves")
+    fairness: Literal["sealed", "seed"] = Field(
+        "sealed", description="sealed: hidden dice stay secret; seed: revealed after the game"
+    )
+    entropy: Entropy = None
     listed: bool = Field(True, description="shown in the lobby; false: only by room code")
-    grace_seconds: float = Field(
-        DEFAULT_GRACE_SECONDS, gt=0, le=3600, description="how long a gone seat waits for its bot"
+    grace_seconds: float | None = Field(
+        None,
+        gt=0,
+        le=3600,
+        description="how long a gone seat waits for its bot; the server's grace_seconds"
+        f" setting ({DEFAULT_GRACE_SECONDS:g} s unless set) if absent",
     )
     time_bank_seconds: float | None = Field(
         None, ge=0, le=3600, description="extra time per player; half a turn if not given"
@@ -45,10 +63,11 @@ class CreateTable(BaseModel):
     )
     spectator_chat: bool = Field(True, description="spectators may write in the table's chat")
 
-    def settings(self) -> TableSettings:
+    def settings(self, grace_seconds: float) -> TableSettings:
+        """The table's house rules; `grace_seconds` is the server's, for a body without one."""
         return TableSettings(
             listed=self.listed,
-            grace_seconds=self.grace_seconds,
+            grace_seconds=self.grace_seconds if self.grace_seconds is not None else grace_seconds,
             time_bank_seconds=self.time_bank_seconds,
             when_empty=self.when_empty,
             spectator_chat=self.spectator_chat,
@@ -58,6 +77,17 @@ class CreateTable(BaseModel):
 class Join(BaseModel):
     name: Name = ""
     seat: int | None = None
+    entropy: Entropy = None
+
+
+class Rematch(BaseModel):
+    entropy: Entropy = None
+
+
+class Openings(BaseModel):
+    openings: list[dict[str, Any]] = Field(
+        default_factory=list, max_length=100_000, description="the openings your page received"
+    )
 
 
 def seat_grant(table: LiveTable, seat: int, token: str) -> dict[str, Any]:
@@ -69,7 +99,9 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
-def api_router(hall: Hall, limits: Limits) -> APIRouter:
+def api_router(
+    hall: Hall, limits: Limits, grace_seconds: float = DEFAULT_GRACE_SECONDS
+) -> APIRouter:
     router = APIRouter(prefix="/api")
     new_tables = PerAddress(limits.tables_per_minute, limits.tables_burst, "new tables")
     joins = PerAddress(limits.joins_per_minute, limits.joins_burst, "joins")
@@ -88,7 +120,7 @@ def api_router(hall: Hall, limits: Limits) -> APIRouter:
 
     def join(table: LiveTable, body: Join) -> dict[str, Any]:
         try:
-            seat, token = hall.join(table, body.name, body.seat)
+            seat, token = hall.join(table, body.name, body.seat, body.entropy)
         except Conflict as e:
             raise HTTPException(409, str(e)) from None
         except DicehallError as e:
@@ -113,7 +145,9 @@ def api_router(hall: Hall, limits: Limits) -> APIRouter:
                 body.names,
                 body.turn_seconds,
                 body.bot_delay_ms,
-                body.settings(),
+                body.settings(grace_seconds),
+                fairness=body.fairness,
+                entropy=body.entropy,
             )
         except DicehallError as e:
             raise HTTPException(400, str(e)) from None
@@ -154,25 +188,49 @@ def api_router(hall: Hall, limits: Limits) -> APIRouter:
         return join(table, body)
 
     @router.post("/tables/{table_id}/rematch")
-    async def rematch(table_id: str, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:
+    async def rematch(
+        table_id: str, x_seat_token: Annotated[str, Header()], body: Rematch | None = None
+    ) -> dict[str, Any]:
         """The same game, seats, options and bots again; every player gets the same new table."""
+        entropy = None if body is None else body.entropy
         try:
-            table, seat, token = hall.rematch(table_of(table_id), x_seat_token)
+            table, seat, token = hall.rematch(table_of(table_id), x_seat_token, entropy)
         except Forbidden as e:
             raise HTTPException(403, str(e)) from None
         except Conflict as e:
             raise HTTPException(409, str(e)) from None
+        except DicehallError as e:
+            raise HTTPException(400, str(e)) from None
         return {**seat_grant(table, seat, token), "commitment": table.record.commitment}
+
+    @router.get("/tables/{table_id}/chat")
+    async def chat(table_id: str) -> dict[str, Any]:
+        """The table's talk, oldest first: kept with the table, not in the transcript."""
+        table = table_of(table_id)
+        return {"messages": table.chat.messages() if table.chat is not None else []}
 
     @router.get("/tables/{table_id}/transcript")
     async def transcript(table_id: str) -> dict[str, Any]:
-        """A finished game's transcript with its seed (hex) and commitment."""
-        return finished(table_id).transcript()
+        """A finished game's transcript: its seed (seed tables), or the openings of its
+        public throws and stand-ins for the others (sealed tables)."""
+        return await asyncio.to_thread(finished(table_id).transcript)
 
     @router.get("/tables/{table_id}/verify")
     async def verify(table_id: str) -> dict[str, Any]:
-        """Seed against commitment, every throw against the seed, and the replay."""
-        return verify_transcript(finished(table_id).transcript(), hall.catalog.make)
+        """The verify report: every public throw against its opening (or every throw
+        against the seed), the entropy rounds, and the replay under the rules."""
+        table = finished(table_id)
+        return await asyncio.to_thread(
+            lambda: verify_transcript(table.transcript(), hall.catalog.make)
+        )
+
+    @router.post("/tables/{table_id}/verify")
+    async def verify_mine(table_id: str, body: Openings) -> dict[str, Any]:
+        """The verify report with a player's own openings: proves their hidden throws too."""
+        table = finished(table_id)
+        return await asyncio.to_thread(
+            lambda: verify_transcript(table.transcript(), hall.catalog.make, body.openings)
+        )
 
     @router.get("/odds/{game_id}")
     async def odds(game_id: str, request: Request) -> list[dict[str, Any]]:

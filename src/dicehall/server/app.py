@@ -12,13 +12,16 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from dicehall import __version__
 from dicehall.core.game import Game
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
+from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
+from dicehall.server.settings import DEFAULT_GRACE_SECONDS
 from dicehall.server.sockets import serve_socket
-from dicehall.server.store import Store
+from dicehall.server.store import SQLITE_SYNCHRONOUS, Store
 
 log = logging.getLogger("dicehall.server")
 
@@ -31,26 +34,32 @@ def create_app(
     rate: float = 20.0,
     burst: int = 40,
     limits: Limits | None = None,
+    sqlite_synchronous: str = SQLITE_SYNCHRONOUS,
+    grace_seconds: float = DEFAULT_GRACE_SECONDS,
 ) -> FastAPI:
     """The server on a database; `games` replaces the registry (tests), `rate`/`burst`
     limit each connection's messages a second, `limits` what each client address may
-    create and join (limits.py)."""
+    create and join (limits.py), `sqlite_synchronous` SQLite's pragma (store.py),
+    `grace_seconds` a gone seat's wait when its table's host chose none (presence.py).
+    `dicehall serve` fills them from its settings (server_settings.py)."""
     limits = limits or Limits()
-    store = Store(db_url)
-    hall = Hall(store, Catalog(games), limits.max_waiting_tables)
+    store = Store(db_url, synchronous=sqlite_synchronous)
+    hall = Hall(store, Catalog(games), limits.max_waiting_tables, limits.waiting_minutes * 60)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         resumed = hall.resume_all()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
+        sweeper = asyncio.create_task(sweep_forever(hall))
         yield
+        sweeper.cancel()
         hall.close()
         await asyncio.sleep(0)
 
-    app = FastAPI(title="dicehall", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
-    app.include_router(api_router(hall, limits))
+    app.include_router(api_router(hall, limits, grace_seconds))
 
     @app.exception_handler(TooManyRequests)
     async def too_many(_request: Request, e: TooManyRequests) -> JSONResponse:

@@ -8,11 +8,14 @@ import logging
 import re
 import socket
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core.errors import TranscriptError
 from dicehall.core.transcript import load
 from dicehall.server.fairness import verify_transcript
+
+if TYPE_CHECKING:
+    from dicehall.server.server_settings import ServerSettings
 
 DEFAULT_DB = "sqlite:///data/dicehall.sqlite"
 MAX_FRAME = 64 * 1024  # a WebSocket frame above this closes the connection (messages: 8 KiB)
@@ -73,15 +76,24 @@ def check_port_free(host: str, port: int) -> None:
         raise SystemExit(f"dicehall serve: cannot listen on {host}:{port}: {e.strerror}") from None
 
 
-def serve(host: str, port: int, db: str) -> None:
+def serve(settings: ServerSettings) -> None:
+    """Run the server with these settings (server_settings.load_settings) until it is stopped."""
     import uvicorn
 
     from dicehall.server.app import create_app
     from dicehall.server.store import DatabaseInUse
 
+    host, port = settings.host, settings.port
     check_port_free(host, port)
     try:
-        app = create_app(database_url(db))
+        app = create_app(
+            database_url(settings.db),
+            rate=settings.message_rate,
+            burst=settings.message_burst,
+            limits=settings.limits(),
+            sqlite_synchronous=settings.sqlite_synchronous,
+            grace_seconds=settings.grace_seconds,
+        )
     except DatabaseInUse as e:
         raise SystemExit(f"dicehall serve: {e}") from None
     tune_gc()
@@ -90,7 +102,7 @@ def serve(host: str, port: int, db: str) -> None:
         logging.getLogger(name).addFilter(redact)
     shown = f"[{host}]" if ":" in host else host
     print(f"dicehall server: open http://{shown}:{port}/ (API docs at /docs)", flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level="info")
+    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level=settings.log_level)
 
 
 def verify(path: str, openings: str | None = None) -> dict[str, Any]:

@@ -24,7 +24,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core.chance import CommittedDice, Faces, Throw, commitment_of
 from dicehall.core.commitments import (
@@ -43,12 +43,13 @@ from dicehall.core.game import Game, State
 from dicehall.core.shown import Audience, ShownThrows, stand_ins
 from dicehall.core.transcript import DiceCheck, GameMaker, replay
 
+if TYPE_CHECKING:  # the store needs the server extra; verify does not
+    from dicehall.server.store import TableRecord
+
 SEED_BYTES = 32
 SEALED, SEED = "sealed", "seed"
-MODES = {
-    SEALED: "each throw is proved to whom the rules show it; hidden dice stay secret for good",
-    SEED: "the seed is revealed after the game: anyone can recompute every throw, hidden ones too",
-}
+MODES = (SEALED, SEED)
+"""What each shows is said where players choose: the lobby (web/fair.js) and docs/server.md."""
 REVEAL_SECONDS = 10.0
 """How long a table waits for the seats' entropy before it throws without the missing ones."""
 
@@ -92,6 +93,20 @@ class SeedTable:
 
     def ready(self) -> bool:
         return True
+
+    def open_round(self) -> dict[str, Any]:
+        raise ChanceError("this table's dice are not sealed: it has no entropy rounds")
+
+    close_round = open_round
+
+    def waiting_now(self) -> bool:
+        return False
+
+    def commit(self, seat: int, entropy: str) -> None:
+        """A seed table takes no entropy from the seats: a commitment changes nothing."""
+
+    def reveal(self, seat: int, batch: object, value: object) -> None:
+        self.open_round()
 
     def throw(self, dice: Throw) -> Faces:
         return self.dice.throw(dice)
@@ -157,6 +172,14 @@ class SealedTable:
             "deadline": time.time() + REVEAL_SECONDS,
         }
         return self.round
+
+    def commit(self, seat: int, entropy: str) -> None:
+        """A seat's commitment (checked hex), before the first round opens."""
+        self.commits[seat] = bytes.fromhex(entropy)
+
+    def waiting_now(self) -> bool:
+        """Whether the open round still waits for a seat's value."""
+        return self.round is not None and bool(self.waiting(self.round["batch"]))
 
     def waiting(self, batch: int) -> list[int]:
         """Seats that committed and have not yet given their value for `batch`."""
@@ -243,6 +266,19 @@ class SealedTable:
                 ],
             }
         return self._transcript
+
+
+TableDice = SeedTable | SealedTable
+
+
+def table_dice(record: TableRecord, game: Game) -> TableDice:
+    """A stored table's dice, in its mode."""
+    seed = bytes.fromhex(record.seed)
+    if record.fairness == SEALED:
+        commits = [p.get("entropy") for p in record.players]
+        bots = {s for s, p in enumerate(record.players) if p["bot"] is not None}
+        return SealedTable(game, seed, commits, bots)
+    return SeedTable(game, seed, record.commitment)
 
 
 # --- verify ---------------------------------------------------------------------------

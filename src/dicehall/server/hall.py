@@ -17,14 +17,22 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from dicehall.core.chance import commitment_of
 from dicehall.core.errors import DicehallError, OptionError
+from dicehall.core.words import seat_name
 from dicehall.server.catalog import Catalog
-from dicehall.server.fairness import new_seed
+from dicehall.server.chat import ChatStore, TableChat
+from dicehall.server.expiry import expiry_text, stale
+from dicehall.server.fairness import MODES, SEALED, check_commit, commitment_for, new_seed
 from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, token_hash
-from dicehall.server.settings import SettingsStore, TableSettings, default_turn_seconds
+from dicehall.server.settings import (
+    SettingsStore,
+    TableSettings,
+    default_turn_seconds,
+    time_bank,
+)
 from dicehall.server.store import Store, TableRecord
+from dicehall.server.timebank import TimeBanks
 
 log = logging.getLogger("dicehall.server")
 
@@ -60,9 +68,17 @@ def rematch_token(old_token: str, new_table_id: str) -> str:
 
 
 class Hall:
-    def __init__(self, store: Store, catalog: Catalog, max_waiting: int = 1000) -> None:
+    def __init__(
+        self,
+        store: Store,
+        catalog: Catalog,
+        max_waiting: int = 1000,
+        waiting_seconds: float = 30 * 60,
+    ) -> None:
         self.store = store
+        self.waiting_seconds = waiting_seconds
         self.settings = SettingsStore(store.engine)
+        self.chats = ChatStore(store.engine)
         self.catalog = catalog
         self.max_waiting = max_waiting
         self.live: dict[str, LiveTable] = {}
@@ -128,9 +144,15 @@ class Hall:
         turn_seconds: float | None,
         bot_delay_ms: int,
         settings: TableSettings | None = None,
+        fairness: str = SEALED,
+        entropy: str | None = None,
     ) -> tuple[LiveTable, int, str]:
-        """A new table; the host takes the first seat not given to a bot."""
+        """A new table; the host takes the first seat not given to a bot.
+
+        `entropy` is the host's commitment to its entropy for the dice (sealed tables)."""
         game = self.catalog.make(game_id, seats, options)
+        if fairness not in MODES:
+            raise OptionError(f"fairness must be one of {', '.join(MODES)}; got {fairness!r}")
         known = game.bots()
         for seat, bot in bots.items():
             if not 0 <= seat < game.seats:
@@ -147,20 +169,36 @@ class Hall:
         players: list[dict[str, Any]] = []
         for seat in range(game.seats):
             seat_bot = bots.get(seat)
-            default = f"{seat_bot} bot {seat + 1}" if seat_bot else f"Player {seat + 1}"
             name = names[seat] if names is not None and seat < len(names) else ""
-            players.append({"name": name.strip() or default, "bot": seat_bot, "token_hash": None})
+            players.append(
+                {
+                    "name": name.strip() or seat_name(seat, seat_bot),
+                    "bot": seat_bot,
+                    "token_hash": None,
+                }
+            )
         token = new_token()
         host = humans[0]
         players[host]["token_hash"] = token_hash(token)
+        if entropy is not None:
+            players[host]["entropy"] = check_commit(entropy)
         settings = settings or TableSettings()
         turns = default_turn_seconds(settings.listed, turn_seconds)
         table = self._open(
-            game_id, game.seats, dict(game.options), players, turns, bot_delay_ms, settings
+            game_id,
+            game.seats,
+            dict(game.options),
+            players,
+            turns,
+            bot_delay_ms,
+            settings,
+            fairness=fairness,
         )
         return table, host, token
 
-    def join(self, table: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
+    def join(
+        self, table: LiveTable, name: str, seat: int | None, entropy: str | None = None
+    ) -> tuple[int, str]:
         if table.status != WAITING:
             raise Conflict(f"table {table.id} is {table.status}: no seat is free")
         free = table.free_seats()
@@ -172,11 +210,14 @@ class Hall:
             raise OptionError(f"there is no seat {seat}; seats are 0 to {table.record.seats - 1}")
         elif seat not in free:
             raise Conflict(f"seat {seat} of table {table.id} is taken")
+        commit = None if entropy is None else check_commit(entropy)
         token = new_token()
-        table.claim(seat, token, name.strip() or None)
+        table.claim(seat, token, name.strip() or None, commit)
         return seat, token
 
-    def rematch(self, old: LiveTable, token: str) -> tuple[LiveTable, int, str]:
+    def rematch(
+        self, old: LiveTable, token: str, entropy: str | None = None
+    ) -> tuple[LiveTable, int, str]:
         """The rematch of a finished table: the same one for every player who asks."""
         seat = old.seat_of(token)
         if seat is None:
@@ -198,12 +239,13 @@ class Hall:
                 r.bot_delay_ms,
                 old.settings,
                 old.id,
+                r.fairness,
             )
         assert old.record.rematch_id is not None
         new = self.get(old.record.rematch_id)
         new_token_ = rematch_token(token, new.id)
         if new.record.players[seat]["token_hash"] is None:
-            new.claim(seat, new_token_)
+            new.claim(seat, new_token_, None, None if entropy is None else check_commit(entropy))
         return new, seat, new_token_
 
     def _open(
@@ -216,6 +258,7 @@ class Hall:
         bot_delay_ms: int,
         settings: TableSettings,
         rematch_of: str | None = None,
+        fairness: str = SEALED,
     ) -> LiveTable:
         waiting = sum(1 for t in self.live.values() if t.status == WAITING)
         if waiting >= self.max_waiting:
@@ -234,9 +277,10 @@ class Hall:
             players=players,
             status=WAITING,
             seed=seed.hex(),
-            commitment=commitment_of(seed),
+            commitment=commitment_for(fairness, seed),
             turn_seconds=turn_seconds,
             bot_delay_ms=bot_delay_ms,
+            fairness=fairness,
         )
         self.store.insert(record, rematch_of)
         self.settings.insert(record.id, settings)
@@ -260,6 +304,8 @@ class Hall:
         game = self.catalog.make(record.game, record.seats, record.options)
         table = LiveTable(record, game, self.store)
         table.settings = self.settings.get(record.id)
+        table.chat = TableChat(self.chats, record.id, table.settings, self.settings)
+        table.banks = TimeBanks(time_bank(table.settings, record.turn_seconds))
         table.replay(steps)
         return table
 
@@ -281,6 +327,14 @@ class Hall:
         self.finished.move_to_end(table.id)
         while len(self.finished) > FINISHED_CACHE:
             self.finished.popitem(last=False)
+
+    def expire(self, now: float) -> list[str]:
+        """Close every table still waiting for players after waiting_seconds (expiry.py)."""
+        closed = []
+        for table in stale(list(self.live.values()), now, self.waiting_seconds):
+            table.shut(expiry_text(self.waiting_seconds))
+            closed.append(table.id)
+        return closed
 
     def resume_all(self) -> int:
         """Rebuild every unfinished table from its stored steps and go on playing."""

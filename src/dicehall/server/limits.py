@@ -73,6 +73,7 @@ class Limits:
     joins_per_minute: float = 30.0  # seat requests (by table or room) per client address
     joins_burst: int = 30
     max_waiting_tables: int = 1000  # tables waiting for players, over all clients
+    waiting_minutes: float = 30.0  # then a table still waiting is closed (expiry.py)
 
     @classmethod
     def generous(cls, n: int = 1_000_000) -> Limits:

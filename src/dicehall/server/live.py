@@ -20,13 +20,15 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from dicehall.core.bots import Bot
-from dicehall.core.chance import CommittedDice
 from dicehall.core.errors import DicehallError, IllegalActionError
 from dicehall.core.game import Action, Game, State
 from dicehall.core.transcript import apply_step, make_transcript
+from dicehall.server.chat import TableChat
+from dicehall.server.fairness import REVEAL_SECONDS, TableDice, table_dice
 from dicehall.server.presence import Presence
 from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
+from dicehall.server.timebank import TimeBanks
 
 log = logging.getLogger("dicehall.server")
 
@@ -55,11 +57,11 @@ class LiveTable:
         self.record = record
         self.game = game
         self.store = store
-        self.seed = bytes.fromhex(record.seed)
         self.steps: list[dict[str, Any]] = []
         self.stored_status = record.status
         self.state: State = game.new_state(record=True)
-        self.dice = CommittedDice(self.seed)
+        self.dice: TableDice = table_dice(record, game)
+        self._round_timer: asyncio.TimerHandle | None = None
         self.listeners: set[Listener] = set()
         self.bots: dict[int, Bot] = {}
         self.deadlines: dict[int, float] = {}
@@ -68,19 +70,22 @@ class LiveTable:
         self.on_change: Callable[[LiveTable], None] | None = None
         self.settings = TableSettings()
         self.presence = Presence(self)
+        self.chat: TableChat | None = None  # set by the hall, which holds the chat's store
         self.timeout_seats: set[int] = set()  # stand-ins that make the safe move (conceded)
         self.hurried = False  # nobody left to watch: bots move without a pause
+        self.banks = TimeBanks(0.0)  # set by the hall from the settings (timebank.py)
+        self.clock: Callable[[], float] = time.time  # turn deadlines; tests set a fake one
 
     # --- building ------------------------------------------------------------------
 
     def replay(self, steps: list[Any]) -> None:
         """Bring the state to the stored steps (a restart, or a finished table looked up)."""
         self.state = self.game.new_state(record=True)
-        self.dice = CommittedDice(self.seed)
+        self.dice = table_dice(self.record, self.game)
         for step in steps:
             apply_step(self.state, step)
-            if "chance" in step:
-                self.dice.count += 1
+            self.dice.follow(step, replayed=True)
+        self.dice.take_news()
         self.steps = list(steps)
 
     def seat_bots(self, rng: random.Random) -> None:
@@ -150,27 +155,45 @@ class LiveTable:
             "turn_seconds": r.turn_seconds,
             "bot_delay_ms": r.bot_delay_ms,
             "step": len(self.steps),
-            "commitment": r.commitment,
+            **self.dice.public(r.status == OVER),
             "rematch_id": r.rematch_id,
             "settings": self.settings.to_json(),
+            "time_bank": {"seconds": self.banks.seconds, "left": self.banks.to_json()},
             "host": self.presence.host(),
         }
         if r.status == OVER:
-            data["seed"] = r.seed
             data["result"] = self.state.result().to_json()
         return data
 
-    def claim(self, seat: int, token: str, name: str | None = None) -> None:
+    def claim(
+        self, seat: int, token: str, name: str | None = None, entropy: str | None = None
+    ) -> None:
+        """A player takes a seat; `entropy`: their commitment to their entropy (checked hex)."""
         player = self.record.players[seat]
         player["token_hash"] = token_hash(token)
         player["reserved"] = False
         if name is not None:
             player["name"] = name
+        if entropy is not None:
+            self._set_commit(seat, entropy)
         status = PLAYING if not any(self._unclaimed()) else WAITING
         self.save_players()
         self.notify_seats()
         if status == PLAYING and self.record.status == WAITING:
             self.start()
+
+    def commit(self, seat: int, entropy: str) -> None:
+        """A seated player's commitment to their entropy, while the table waits for players."""
+        if self.record.status != WAITING:
+            raise IllegalActionError(
+                "entropy commitments close when the game starts: send yours with your join"
+            )
+        self._set_commit(seat, entropy)
+        self.store.save_players(self.id, self.record.players, self.stored_status)
+
+    def _set_commit(self, seat: int, entropy: str) -> None:
+        self.record.players[seat]["entropy"] = entropy
+        self.dice.commit(seat, entropy)
 
     def save_players(self) -> None:
         self.store.save_players(self.id, self.record.players, self.stored_status)
@@ -223,9 +246,17 @@ class LiveTable:
         """Throw due dice, store the new steps, then plan timers and bots and tell everyone."""
         state = self.state
         while state.is_chance():
+            if not self.dice.ready():  # a sealed table: the seats' entropy comes first
+                self.dice.open_round()
+                if self.dice.waiting_now():
+                    break
+                self.steps.append(self.dice.close_round())
+                continue
             faces = self.dice.throw(state.chance_dice())
             state.apply_chance(faces)
             self.steps.append({"chance": list(faces)})
+        for step in self.steps[first:]:
+            self.dice.follow(step)
         if state.is_over():
             self.record.status = OVER
         try:
@@ -239,7 +270,38 @@ class LiveTable:
             raise SaveError("the server could not save that move; please try again") from e
         self._plan(mover)
         self._broadcast(first, logged)
+        if self.dice.round is not None and self._round_timer is None:
+            self._announce_round()
         self._changed()
+
+    # --- the seats' entropy (sealed tables) ------------------------------------------
+
+    def _announce_round(self) -> None:
+        """Ask the seats for their values; throw without the missing ones when time is up."""
+        text = json.dumps(self.dice.round)
+        for listener in list(self.listeners):
+            listener.push(text)
+        loop = asyncio.get_running_loop()
+        self._round_timer = loop.call_later(REVEAL_SECONDS, self._close_round)
+
+    def reveal(self, seat: int, batch: object, value: object) -> None:
+        """A seat's entropy value for the open round; a wrong one raises, nothing changes."""
+        self.dice.reveal(seat, batch, value)
+        if not self.dice.waiting_now():
+            self._close_round()
+
+    def _close_round(self) -> None:
+        if self._round_timer is not None:
+            self._round_timer.cancel()
+            self._round_timer = None
+        if self.dice.round is None or self.record.status != PLAYING:
+            return
+        first, logged = len(self.steps), len(self.state.log or ())
+        self.steps.append(self.dice.close_round())
+        try:
+            self._commit(first, logged, None)
+        except SaveError:
+            log.exception("table %s: the entropy round could not be stored", self.id)
 
     # --- timers and bots -----------------------------------------------------------
 
@@ -255,10 +317,11 @@ class LiveTable:
                     delay = 0 if self.hurried else self.record.bot_delay_ms / 1000
                     self._bot_turns[seat] = loop.call_later(delay, self._bot_turn, seat)
             elif self.record.turn_seconds is not None and seat not in self.deadlines:
-                self.deadlines[seat] = time.time() + self.record.turn_seconds
+                self.deadlines[seat] = self.clock() + self.record.turn_seconds
                 self._timers[seat] = loop.call_later(self.record.turn_seconds, self._expire, seat)
 
     def _cancel_timer(self, seat: int) -> None:
+        self.banks.stop(seat, self.clock())
         self.deadlines.pop(seat, None)
         timer = self._timers.pop(seat, None)
         if timer is not None:
@@ -266,11 +329,20 @@ class LiveTable:
 
     def _expire(self, seat: int) -> None:
         self._timers.pop(seat, None)
-        if self.record.status == PLAYING and seat in self.state.actors():
-            try:
-                self.timeout(seat)
-            except (DicehallError, SaveError):
-                log.exception("table %s: timeout of seat %d failed", self.id, seat)
+        if self.record.status != PLAYING or seat not in self.state.actors():
+            return
+        if seat not in self.banks.drawing:  # the turn's time is up: on to the time bank
+            extra = self.banks.draw(seat, self.clock())
+            if extra > 0:
+                self.deadlines[seat] = self.clock() + extra
+                loop = asyncio.get_running_loop()
+                self._timers[seat] = loop.call_later(extra, self._expire, seat)
+                self.tell_all(self.clock_message())
+                return
+        try:
+            self.timeout(seat)
+        except (DicehallError, SaveError):
+            log.exception("table %s: timeout of seat %d failed", self.id, seat)
 
     def _bot_turn(self, seat: int) -> None:
         self._bot_turns.pop(seat, None)
@@ -327,21 +399,35 @@ class LiveTable:
             del self._bot_turns[seat]
         self._plan(None)
 
-    def close_empty(self) -> None:
-        """Every person left and the host chose to close such a game: it ends unfinished."""
+    def shut(self, why: str) -> None:
+        """Close the table unfinished: it expired waiting (expiry.py), or every person left
+        and the host chose to close such a game. Its steps stay; it is never resumed."""
         self.record.status = CLOSED
         self.store.append(self.id, len(self.steps), [], CLOSED)
         self.stored_status = CLOSED
         self.close()
-        self.notice("every player has left: the table is closed", None, "closed")
+        self.notice(why, None, "closed")
         self.notify_seats()
         self._changed()
 
+    def clock_message(self) -> dict[str, Any]:
+        """New deadlines when a seat begins to spend its time bank (public, like all timers)."""
+        return {
+            "type": "clock",
+            "deadline": self.deadline(),
+            "deadlines": {str(s): t for s, t in self.deadlines.items()},
+            "time_banks": self.banks.to_json(),
+        }
+
     def notice(self, text: str, seat: int | None, kind: str) -> None:
         """Tell everyone at the table something about its people (never about the game)."""
-        message = json.dumps({"type": "notice", "kind": kind, "seat": seat, "text": text})
+        self.tell_all({"type": "notice", "kind": kind, "seat": seat, "text": text})
+
+    def tell_all(self, message: dict[str, Any]) -> None:
+        """One public message, the same for every listener: seats, notices, chat."""
+        text = json.dumps(message)
         for listener in list(self.listeners):
-            listener.push(message)
+            listener.push(text)
 
     def close(self) -> None:
         """Stop timers and bots (server shutdown): the stored steps are the table."""
@@ -351,6 +437,9 @@ class LiveTable:
         for handle in self._bot_turns.values():
             handle.cancel()
         self._bot_turns.clear()
+        if self._round_timer is not None:
+            self._round_timer.cancel()
+            self._round_timer = None
 
     # --- what listeners see --------------------------------------------------------
 
@@ -360,11 +449,12 @@ class LiveTable:
     def _position(self, seat: int | None) -> dict[str, Any]:
         state = self.state
         legal = state.legal_actions(seat) if seat is not None and self.status == PLAYING else ()
+        view = state.view(seat)
         return {
             "step": len(self.steps),
             "status": self.status,
-            "view": state.view(seat),
-            "legal": [{"action": a, "label": self.game.action_label(a)} for a in legal],
+            "view": view,
+            "legal": [{"action": a, "label": self.game.choice_label(view, a)} for a in legal],
             "actors": list(state.actors()),
             "deadline": self.deadline(),
             "deadlines": {str(s): t for s, t in self.deadlines.items()},
@@ -378,7 +468,10 @@ class LiveTable:
                 "seat": seat,
                 "names": self.names,
                 "events": self.state.events_for(seat),
+                "chat": self.chat.latest() if self.chat is not None else [],
                 **self._position(seat),
+                "openings": self.dice.openings(seat),
+                "entropy": self.dice.round,
             }
         )
 
@@ -387,8 +480,7 @@ class LiveTable:
             {
                 "type": "over",
                 "result": self.state.result().to_json(),
-                "seed": self.record.seed,
-                "commitment": self.record.commitment,
+                **self.dice.public(True),
             }
         )
 
@@ -396,6 +488,8 @@ class LiveTable:
         """An update per listener, built once per seat, then "over" if the game ended."""
         texts: dict[int | None, str] = {}
         over = self.over_message() if self.status == OVER else None
+        news = self.dice.take_news()
+        public = news.get(None, [])
         for listener in list(self.listeners):
             seat = listener.seat
             text = texts.get(seat)
@@ -405,6 +499,7 @@ class LiveTable:
                     "from_step": first,
                     "events": self.state.events_for(seat, logged),
                     **self._position(seat),
+                    "openings": public if seat is None else public + news.get(seat, []),
                 }
                 text = texts[seat] = json.dumps(update)
             listener.push(text)
@@ -413,18 +508,17 @@ class LiveTable:
 
     def notify_seats(self) -> None:
         """Tell every listener who sits where and who is connected (public facts)."""
-        text = json.dumps({"type": "table", "table": self.summary()})
-        for listener in list(self.listeners):
-            listener.push(text)
+        self.tell_all({"type": "table", "table": self.summary()})
 
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change(self)
 
     def transcript(self) -> dict[str, Any]:
-        """The whole game with the revealed seed: only for a finished table."""
+        """The whole game for everyone, only for a finished table: with the revealed seed,
+        or (sealed) the public throws' openings and stand-ins for the others. It may
+        take a while for a long game: call it off the event loop."""
         data = make_transcript(self.game, self.steps, self.names, self.state)
         data["table_id"] = self.id
-        data["seed"] = self.record.seed
-        data["commitment"] = self.record.commitment
+        data.update(self.dice.transcript(self.steps))
         return data

@@ -182,7 +182,7 @@ class Presence:
         if self.table.status != "playing" or self.in_play():
             return
         if self.table.settings.when_empty == CLOSE and not self.skipping:
-            self.table.close_empty()
+            self.table.shut("every player has left: the table is closed")
         else:
             self.table.hurry()
 

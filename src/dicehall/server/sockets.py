@@ -4,9 +4,12 @@ Server to client: "welcome" on connect, "update" after every step (each
 connection with its own seat's view, legal actions and new events), "over"
 at the end, "table" when seats change, "advice", "pong", and "error" (to
 that client only). Client to server: {"type": "action", "action": {...}},
-{"type": "advice"}, {"type": "ping"}, and the seat requests of presence.py
-(leave, concede, replace, skip). A bad message gets an error and changes
-nothing; the connection and the table stay usable. See docs/server.md.
+{"type": "advice"}, {"type": "ping"}, the seat requests of presence.py
+(leave, concede, replace, skip), the table's chat of chat.py ("chat",
+"chat-spectators"), and at sealed tables {"type": "commit"} and {"type":
+"reveal"} (the seat's entropy for the dice, server/fairness.py). A bad message
+gets an error and changes nothing; the connection and the table stay usable.
+See docs/server.md.
 """
 
 from __future__ import annotations
@@ -14,11 +17,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicehall.core.errors import DicehallError
+from dicehall.server.chat import ChatError, chat_limit
+from dicehall.server.fairness import check_commit
 from dicehall.server.hall import Hall, NotFound
 from dicehall.server.limits import TokenBucket
 from dicehall.server.live import LiveTable, SaveError
@@ -37,6 +43,7 @@ class Connection:
         self.ws = ws
         self.seat = seat
         self.limit = limit
+        self.chat_limit = chat_limit()
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.warned = False
 
@@ -140,10 +147,40 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
         await _advise(conn, table)
     elif kind in SEAT_REQUESTS:
         _seat_request(conn, table, kind, message)
+    elif kind in ("chat", "chat-spectators"):
+        _chat(conn, table, kind, message)
+    elif kind in ("commit", "reveal"):
+        _entropy(conn, table, message)
     else:
-        conn.error(
-            f"unknown message type {kind!r}; send action, advice, ping, {', '.join(SEAT_REQUESTS)}"
-        )
+        kinds = ", ".join(("action", "advice", "ping", *SEAT_REQUESTS, "chat", "commit", "reveal"))
+        conn.error(f"unknown message type {kind!r}; send one of: {kinds}")
+
+
+def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]) -> None:
+    """A chat message to everyone at the table, or the host opening/closing it to watchers."""
+    chat = table.chat
+    if chat is None:
+        conn.error("this table has no chat")
+        return
+    try:
+        if kind == "chat-spectators":
+            if conn.seat is None or conn.seat != table.presence.host():
+                raise ChatError("only the host may open or close the chat to spectators")
+            chat.open_to_spectators(message.get("open"))
+            table.notify_seats()
+            return
+        if not conn.chat_limit.allow():
+            wait = conn.chat_limit.wait()
+            raise ChatError(
+                f"too many chat messages: at most {conn.chat_limit.burst} at once, then one"
+                f" every {1 / conn.chat_limit.rate:g} s; try again in {math.ceil(wait)} s"
+            )
+        name = table.names[conn.seat] if conn.seat is not None else ""
+        posted = chat.post(conn.seat, name, message)
+    except ChatError as e:
+        conn.error(str(e))
+        return
+    table.tell_all({"type": "chat", "message": posted})
 
 
 SEAT_REQUESTS = ("leave", "concede", "replace", "skip")
@@ -181,6 +218,20 @@ def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
         return
     try:
         table.act(conn.seat, action)
+    except (DicehallError, SaveError) as e:
+        conn.error(str(e))
+
+
+def _entropy(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
+    """A seat's entropy for the dice (sealed tables): its commitment, then its values."""
+    if conn.seat is None:
+        conn.error("spectators add no entropy: connect with a seat token")
+        return
+    try:
+        if message["type"] == "commit":
+            table.commit(conn.seat, check_commit(message.get("commit")))
+        else:
+            table.reveal(conn.seat, message.get("batch"), message.get("value"))
     except (DicehallError, SaveError) as e:
         conn.error(str(e))
 

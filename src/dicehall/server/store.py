@@ -6,8 +6,8 @@ unfinished table by replaying its steps. Any SQLAlchemy URL works (SQLite by
 default, PostgreSQL for a shared server). On SQLite the journal is WAL with
 synchronous=NORMAL: a committed step survives any crash or kill of the server
 process; only a power cut of the machine could lose the last few commits.
-Set SQLITE_SYNCHRONOUS to "FULL" to sync every step to disk as well, at the
-cost of an fsync per step.
+The `sqlite_synchronous` setting "FULL" syncs every step to disk as well, at
+the cost of an fsync per step.
 
 One server process per database: each holds its unfinished tables in memory,
 so a second one would resume and play the same tables. On PostgreSQL, where
@@ -35,6 +35,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
     text,
     update,
@@ -63,6 +64,8 @@ tables = Table(
     Column("bot_delay_ms", Integer, nullable=False),
     Column("rematch_id", String(32), nullable=True),
     Column("created", Float, nullable=False),
+    # "sealed" or "seed" (server/fairness.py); tables stored before there was a choice are "seed"
+    Column("fairness", String(16), nullable=False, server_default="seed"),
 )
 
 steps = Table(
@@ -98,6 +101,7 @@ class TableRecord:
     bot_delay_ms: int
     rematch_id: str | None = None
     created: float = field(default_factory=time.time)
+    fairness: str = "seed"
 
     @classmethod
     def from_row(cls, row: Row[Any]) -> TableRecord:
@@ -116,12 +120,13 @@ class DatabaseInUse(RuntimeError):
 
 
 class Store:
-    def __init__(self, url: str) -> None:
-        self.engine: Engine = _engine(url)
+    def __init__(self, url: str, *, synchronous: str = SQLITE_SYNCHRONOUS) -> None:
+        self.engine: Engine = _engine(url, synchronous)
         self._lock: Connection | None = None
         if self.engine.dialect.name == "postgresql":
             self._lock = _hold_server_lock(self.engine)
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
 
     def insert(self, record: TableRecord, rematch_of: str | None = None) -> None:
         """A new table; with rematch_of, the old table points to it in the same transaction."""
@@ -184,6 +189,15 @@ class Store:
         self.engine.dispose()
 
 
+def _add_missing_columns(engine: Engine) -> None:
+    """Columns added since a database was made: a table's fairness mode."""
+    if "fairness" not in {c["name"] for c in inspect(engine).get_columns("tables")}:
+        with engine.begin() as db:
+            db.execute(
+                text("ALTER TABLE tables ADD COLUMN fairness VARCHAR(16) NOT NULL DEFAULT 'seed'")
+            )
+
+
 def _hold_server_lock(engine: Engine) -> Connection:
     """A connection holding the database's server lock, kept open (and idle, not in a
     transaction) until the store closes."""
@@ -204,8 +218,12 @@ def _steps(db: Connection, table_id: str) -> list[Any]:
     return list(db.execute(query).scalars())
 
 
-def _engine(url: str) -> Engine:
-    """An engine whose errors never quote parameters: a table's row holds its secret seed."""
+def _engine(url: str, synchronous: str = SQLITE_SYNCHRONOUS) -> Engine:
+    """An engine whose errors never quote parameters: a table's row holds its secret seed.
+
+    On SQLite `synchronous` is the pragma (OFF, NORMAL, FULL or EXTRA)."""
+    if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"SQLite synchronous: OFF, NORMAL, FULL or EXTRA; got {synchronous!r}")
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     memory = url in ("sqlite://", "sqlite:///:memory:")
@@ -221,7 +239,7 @@ def _engine(url: str) -> Engine:
         cursor = dbapi_connection.cursor()
         if not memory:
             cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 

@@ -64,6 +64,7 @@ from dicehall.core.encoding import Encoding
 from dicehall.core.game import Action, Game, Result, State, View
 from dicehall.core.odds import OddsTable
 from dicehall.core.options import Option
+from dicehall.core.words import and_list
 
 if TYPE_CHECKING:
     from dicehall.core.bots import BotFactory
@@ -198,6 +199,15 @@ more coins wins; equal coins share the win (T4)."""
             return "reroll " + " and ".join(f"die {i + 1}" for i in dice)
         return super().action_label(action)
 
+    def choice_label(self, view: View, action: Action) -> str:
+        """A reroll names the seat's own runes: "reroll fire and skull"."""
+        hand = (
+            view.get("dice", [None] * SEATS)[view["seat"]] if view.get("seat") is not None else None
+        )
+        if action.get("type") == "reroll" and hand:
+            return "reroll " + _dice_words(action.get("dice", []), hand)
+        return self.action_label(action)
+
     @classmethod
     def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
         from dicehall.games.tepiiku.odds import odds_tables
@@ -303,7 +313,7 @@ class TepiikuState(State):
             self.score_before = self.scores[seat]
             self.pending = [(seat, dice)]
             if self.log is not None:
-                words = _dice_words(dice)
+                words = _dice_words(dice, self.dice[seat])
                 self.emit("reroll", f"Seat {seat} rerolls {words}", seat=seat, dice=dice)
 
     def _apply_chance(self, faces: Faces) -> None:
@@ -381,7 +391,7 @@ class TepiikuState(State):
         if self.log is not None:
             self.emit(
                 "choice",
-                f"Seat {seat} will reroll {_dice_words(dice)}",
+                f"Seat {seat} will reroll {_dice_words(dice, self.dice[seat])}",
                 frozenset({seat}),
                 seat=seat,
                 dice=list(dice),
@@ -394,7 +404,7 @@ class TepiikuState(State):
         if self.log is not None:
             self.emit(
                 "rerolls",
-                "; ".join(f"Seat {s} rerolls {_dice_words(d)}" for s, d in chosen),
+                "; ".join(f"Seat {s} rerolls {_dice_words(d, self.dice[s])}" for s, d in chosen),
                 rerolls=[{"seat": s, "dice": list(d)} for s, d in chosen],
             )
 
@@ -637,7 +647,8 @@ class TepiikuState(State):
             self.emit("thrown", f"Seat {seat} throws in secret", seat=seat)
 
 
-def _dice_words(dice: Sequence[int]) -> str:
+def _dice_words(dice: Sequence[int], hand: Sequence[str]) -> str:
+    """The dice a reroll takes, by their runes: "fire and skull" (or "all dice")."""
     if len(dice) == DICE:
         return "all dice"
-    return " and ".join(f"die {i + 1}" for i in dice)
+    return and_list([hand[i] for i in dice])

@@ -2,6 +2,7 @@
 
 import { api, loadSeat, saveName, saveSeat, savedName } from "./api.js";
 import { h, mount, seatName, statusText } from "./dom.js";
+import { MODES } from "./fair.js";
 import { gameTitle } from "./games/index.js";
 
 let gamesCache = null;
@@ -60,6 +61,11 @@ function buildNewTable(section, list) {
   const spectatorChat = h("input", { id: "spectator-chat", name: "spectator_chat", type: "checkbox", checked: true });
   const syncTimer = () => (timerInput.placeholder = listedInput.checked ? "60 (listed tables)" : "no timer");
   listedInput.addEventListener("change", syncTimer);
+  const fairHelp = h("p", { class: "help", id: "fairness-help" }, MODES.sealed);
+  const fairSelect = h("select", { id: "fairness", name: "fairness", "aria-describedby": "fairness-help" },
+    h("option", { value: "sealed" }, "Sealed: hidden dice stay secret"),
+    h("option", { value: "seed" }, "Revealed seed: everything checkable after the game"));
+  fairSelect.addEventListener("change", () => (fairHelp.textContent = MODES[fairSelect.value]));
   const paceSelect = h("select", { id: "bot-pace", name: "bot_delay_ms" },
     BOT_PACES.map(([label, ms]) => h("option", { value: ms, selected: ms === 600 }, label)));
   const error = h("p", { class: "error", role: "alert" });
@@ -103,6 +109,7 @@ function buildNewTable(section, list) {
     checkField("List in the lobby (otherwise only the room code finds it)", listedInput),
     field("Turn timer (seconds)", timerInput),
     field("Bot pace", paceSelect),
+    field("Fair dice", fairSelect), fairHelp,
     field("A gone player's seat is played by the bot after (seconds)", graceInput),
     field("When every player has left", emptySelect),
     checkField("Spectators may chat", spectatorChat),
@@ -133,6 +140,7 @@ function buildNewTable(section, list) {
       body.names = Array.from({ length: seats }, (_, i) => (i === host ? name : ""));
     }
     body.bot_delay_ms = Number(paceSelect.value);
+    body.fairness = fairSelect.value;
     if (timerInput.value) body.turn_seconds = Number(timerInput.value);
     body.listed = listedInput.checked;
     if (graceInput.value) body.grace_seconds = Number(graceInput.value);

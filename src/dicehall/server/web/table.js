@@ -5,10 +5,13 @@
 // and can never show dice the server did not send to this seat.
 
 import { api, forgetSeat, loadSeat, saveSeat } from "./api.js";
+import { alertTurn, allowNotifications, loadAlerts, saveAlerts } from "./alerts.js";
+import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { cellText, h, mount, seatName, statusText } from "./dom.js";
 import { gameTitle, renderBoard } from "./games/index.js";
 import { anyDie, eventDice } from "./dice.js";
+import { FairDice, drawFairPanel } from "./fair.js";
 import { notify } from "./notice.js";
 import { Story } from "./story.js";
 
@@ -36,6 +39,8 @@ export class TableScreen {
       onBusy: (busy) => (this.skip.hidden = !busy),
     });
     this.story.paceMs = storyPace(this.held && this.held.pace);
+    this.fairDice = new FairDice(tableId, (message) => this.connection && this.connection.send(message));
+    this.fairDice.onChange = () => this.drawFair();
     this.build(main);
     this.keys = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keys);
@@ -79,6 +84,14 @@ export class TableScreen {
     this.odds = h("details", { class: "card odds" }, h("summary", {}, "Odds"), this.oddsBody);
     this.odds.addEventListener("toggle", () => this.odds.open && this.askAdvice());
     this.fair = h("details", { class: "card fair" }, h("summary", {}, "Fair dice"));
+    this.alerts = loadAlerts();
+    this.alerted = []; // what each turn's alert did, for the tests
+    this.alertsBox = this.held ? this.buildAlerts() : null;
+    this.chat = new ChatPanel(this.tableId, {
+      send: (message) => this.connection.send(message),
+      seat: () => (this.seat === undefined ? null : this.seat),
+      names: () => this.names,
+    });
     mount(main, h("div", { class: "table-screen" },
       h("div", { class: "table-head" }, this.title, this.meta),
       h("div", { class: "table-grid" },
@@ -88,15 +101,17 @@ export class TableScreen {
           this.end),
         h("aside", { class: "table-side" },
           h("section", { class: "card" }, h("h2", {}, "Log"), this.log),
-          this.odds, this.fair))));
+          this.chat.el, this.odds, this.fair, this.alertsBox))));
   }
 
   // --- messages -------------------------------------------------------------------
 
   onMessage(msg) {
+    this.fairDice.receive(msg, this.held ? this.held.seat : null);
     switch (msg.type) {
       case "welcome": {
         this.story.clear();
+        this.chat.setHistory(msg.chat || []);
         this.names = msg.names || this.names;
         this.events = [];
         this.told = 0;
@@ -122,10 +137,23 @@ export class TableScreen {
       case "notice":
         this.addNotice(msg);
         break;
+      case "chat":
+        this.chat.add(msg.message);
+        break;
+      case "clock": // a seat's turn time ran out and it now spends its time bank
+        this.deadline = msg.deadline ?? null;
+        this.onBank = this.seat !== null && this.seat !== undefined && String(this.seat) in (msg.deadlines || {});
+        this.drawTimer();
+        break;
+
       case "advice":
         this.drawAdvice(msg.table);
         break;
       case "error":
+        if (this.chat.awaiting()) {
+          this.chat.showError(msg.message);
+          break;
+        }
         this.pending = false;
         this.showError(msg.message);
         this.drawMoves();
@@ -168,11 +196,17 @@ export class TableScreen {
   }
 
   position(msg) {
+    const mine = (msg.legal || []).length > 0 && msg.status === "playing";
+    if (mine && !this.wasMine && msg.type === "update") {
+      this.alerted.push(alertTurn(this.alerts, `${gameTitle((msg.view && msg.view.game) || "")} · dicehall`));
+    }
+    this.wasMine = mine;
     this.view = msg.view;
     this.legal = msg.legal || [];
     this.actors = msg.actors || [];
     this.status = msg.status || this.status;
     this.deadline = msg.deadline ?? null;
+    this.onBank = false;
     this.step = msg.step;
     this.pending = false;
     clearTimeout(this.watchdog);
@@ -228,6 +262,7 @@ export class TableScreen {
     this.drawHead();
     this.drawFair();
     this.drawControls();
+    this.chat.setSummary(summary);
     if (this.over) this.drawEnd();
     if (this.view) this.drawBoard();
   }
@@ -253,6 +288,29 @@ export class TableScreen {
         dataset: { seat: i, state: s.state || (s.connected ? "connected" : "gone"), standIn: s.stand_in ? "yes" : "no" },
       }, h("span", { class: `dot ${dotClass(s)}`, "aria-hidden": "true" }),
       seatName(this.names, i), h("small", { class: "seat-state" }, seatState(s))))) : null);
+  }
+
+  /** "Your turn" alerts, off until turned on: a sound, and a notification while hidden. */
+  buildAlerts() {
+    const sound = h("input", { type: "checkbox", id: "alert-sound", checked: this.alerts.sound });
+    const desktop = h("input", { type: "checkbox", id: "alert-notify", checked: this.alerts.notify });
+    const note = h("p", { class: "muted alerts-note" });
+    sound.addEventListener("change", () => {
+      this.alerts.sound = sound.checked;
+      saveAlerts(this.alerts);
+    });
+    desktop.addEventListener("change", async () => {
+      if (desktop.checked && !(await allowNotifications())) {
+        desktop.checked = false;
+        note.textContent = "This browser does not allow notifications from this page.";
+      }
+      this.alerts.notify = desktop.checked;
+      saveAlerts(this.alerts);
+    });
+    return h("section", { class: "card alerts", "aria-label": "Your turn alerts" }, h("h2", {}, "When it is your turn"),
+      h("div", { class: "field check" }, sound, h("label", { for: "alert-sound" }, "Play a sound")),
+      h("div", { class: "field check" }, desktop, h("label", { for: "alert-notify" }, "Show a desktop notification")),
+      note);
   }
 
   /** Leave, concede, skip to the result, and the host's "let the bot play" for gone seats. */
@@ -335,7 +393,7 @@ export class TableScreen {
       return;
     }
     const left = Math.max(0, Math.ceil(this.deadline - Date.now() / 1000));
-    this.timer.textContent = `${left}s left`;
+    this.timer.textContent = `${left}s left${this.onBank ? " (time bank)" : ""}`;
     this.timer.classList.toggle("urgent", left <= 10);
   }
 
@@ -361,14 +419,9 @@ export class TableScreen {
   }
 
   drawFair() {
-    const commitment = (this.over && this.over.commitment) || (this.summary && this.summary.commitment);
-    const seed = this.over && this.over.seed;
-    mount(this.fair, h("summary", {}, "Fair dice"),
-      h("p", {}, "Every throw comes from a secret seed fixed before the game. Its SHA-256 commitment is published now; the seed is revealed at the end, so anyone can check every throw — including dice that were never shown."),
-      h("dl", { class: "kv" },
-        h("dt", {}, "Commitment"), h("dd", { class: "hash" }, commitment || "—"),
-        h("dt", {}, "Seed"), h("dd", { class: "hash" }, seed || "revealed when the game ends")),
-      seed ? h("a", { href: api.verifyUrl(this.tableId), target: "_blank", rel: "noopener" }, "Verify this game") : null);
+    drawFairPanel(this.fair, this.fairDice, {
+      h, mount, api, summary: this.summary, over: this.over, seat: this.held ? this.held.seat : null,
+    });
   }
 
   drawAdvice(table) {
@@ -376,11 +429,14 @@ export class TableScreen {
       mount(this.oddsBody, h("p", { class: "muted no-odds" }, this.legal.length ? "No odds for this position." : "Odds appear when it is your turn."));
       return;
     }
+    // the verdict (a column of words after the chances, like "the truth") goes first, and
+    // every column fits the sidebar or a phone: nothing is cut off behind a scroll bar
+    const order = columnOrder(table);
     mount(this.oddsBody,
       h("h3", {}, table.title),
-      h("div", { class: "scroll" }, h("table", { class: "odds-table" },
-        h("thead", {}, h("tr", {}, table.columns.map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, table.rows.map((row) => h("tr", {}, row.map((c) => h("td", {}, this.named(cellText(c))))))))),
+      h("table", { class: "odds-table" },
+        h("thead", {}, h("tr", {}, order.map((i) => h("th", { scope: "col" }, table.columns[i])))),
+        h("tbody", {}, table.rows.map((row) => h("tr", {}, order.map((i) => h("td", {}, oddsCell(row[i], (t) => this.named(t)))))))),
       table.note ? h("p", { class: "muted" }, table.note) : null);
   }
 
@@ -455,6 +511,32 @@ export class TableScreen {
       this.showError(e.message);
     }
   }
+}
+
+/** Column indices of an odds table with its verdict columns (words after the last column
+ * of chances) moved to the front. */
+export function columnOrder(table) {
+  const isChance = (c) => c && typeof c === "object" && "fraction" in c;
+  const n = table.columns.length;
+  const chance = [...Array(n).keys()].filter((i) => table.rows.some((row) => isChance(row[i])));
+  const last = chance.length ? Math.max(...chance) : n;
+  const verdict = [...Array(n).keys()].filter((i) => i > last);
+  return [...verdict, ...[...Array(n).keys()].filter((i) => !verdict.includes(i))];
+}
+
+/** One cell: a chance as its percentage first, the exact fraction under it; "0" for zero. */
+function oddsCell(cell, named) {
+  if (cell && typeof cell === "object" && "fraction" in cell) {
+    if (cell.value === 0) return h("span", { class: "pct" }, "0");
+    if (cell.value === 1) return h("span", { class: "pct" }, "100%");
+    return [h("span", { class: "pct" }, percent(cell.value)), h("span", { class: "frac" }, cell.fraction)];
+  }
+  return named(cellText(cell));
+}
+
+function percent(value) {
+  const pct = value * 100;
+  return `${pct < 0.1 ? pct.toPrecision(1) : pct.toFixed(1)}%`;
 }
 
 /** A seat's connection in words: everyone sees who is here, dropped, gone or played by a bot. */
