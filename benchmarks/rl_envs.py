@@ -114,7 +114,9 @@ def vector_loop(game: str, seats: int | None, n: int = 16, seed: int = 1) -> Loo
 
     def steps_of_n() -> int:
         for _ in range(8):
-            actions = np.array([rng.choice(np.flatnonzero(m)) for m in last[0]["action_mask"]])
+            # an episode's last step shows no legal id; the vector env resets it next step
+            legal = [np.flatnonzero(m) for m in last[0]["action_mask"]]
+            actions = np.array([rng.choice(ids) if len(ids) else 0 for ids in legal])
             last[0] = envs.step(actions)[4]
         return 8 * n
 
