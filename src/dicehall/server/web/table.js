@@ -516,7 +516,7 @@ export class TableScreen {
 /** Column indices of an odds table with its verdict columns (words after the last column
  * of chances) moved to the front. */
 export function columnOrder(table) {
-  const isChance = (c) => c && typeof c === "object" && "fraction" in c;
+  const isChance = (c) => c && typeof c === "object" && "value" in c;
   const n = table.columns.length;
   const chance = [...Array(n).keys()].filter((i) => table.rows.some((row) => isChance(row[i])));
   const last = chance.length ? Math.max(...chance) : n;
@@ -530,6 +530,9 @@ function oddsCell(cell, named) {
     if (cell.value === 0) return h("span", { class: "pct" }, "0");
     if (cell.value === 1) return h("span", { class: "pct" }, "100%");
     return [h("span", { class: "pct" }, percent(cell.value)), h("span", { class: "frac" }, cell.fraction)];
+  }
+  if (cell && typeof cell === "object" && "value" in cell) {  // a chance known approximately
+    return h("span", { class: "pct" }, cell.value === 0 ? "0" : percent(cell.value));
   }
   return named(cellText(cell));
 }
