@@ -105,7 +105,7 @@ async def play_seat(
                 await asyncio.sleep(think * (0.5 + rng.random()))
             action = rng.choice(m["legal"])["action"]
             table.sent.setdefault(m["step"], time.perf_counter())
-            await ws.send(json.dumps({"type": "action", "action": action}))
+            await ws.send(json.dumps({"type": "action", "step": m["step"], "action": action}))
             stats.moves += 1
         elif now >= stop:
             return

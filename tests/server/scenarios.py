@@ -63,7 +63,8 @@ def restart_mid_game_then_finish(db: str, gid: str, games: Mapping[str, type[Gam
             moves = 0
             while moves < 3 and m.get("status") != "over":
                 if m["type"] in ("welcome", "update") and m["legal"]:
-                    ws.send_json({"type": "action", "action": rng.choice(m["legal"])["action"]})
+                    choice = rng.choice(m["legal"])["action"]
+                    ws.send_json({"type": "action", "step": m["step"], "action": choice})
                     moves += 1
                 m = receive(ws)
         before = client.get(f"/api/tables/{tid}").json()

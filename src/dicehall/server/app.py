@@ -15,10 +15,13 @@ from fastapi.staticfiles import StaticFiles
 from dicehall.core.game import Game
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
+from dicehall.server.compute import Compute
+from dicehall.server.config import ServerConfig
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
 from dicehall.server.sockets import serve_socket
 from dicehall.server.store import Store
+from dicehall.server.workers import Busy
 
 log = logging.getLogger("dicehall.server")
 
@@ -31,36 +34,47 @@ def create_app(
     rate: float = 20.0,
     burst: int = 40,
     limits: Limits | None = None,
+    config: ServerConfig | None = None,
 ) -> FastAPI:
     """The server on a database; `games` replaces the registry (tests), `rate`/`burst`
     limit each connection's messages a second, `limits` what each client address may
-    create and join (limits.py)."""
+    create, join and ask (limits.py), `config` the worker pools, retries and logging
+    (config.py)."""
     limits = limits or Limits()
-    store = Store(db_url)
-    hall = Hall(store, Catalog(games), limits.max_waiting_tables)
+    config = config or ServerConfig()
+    store = Store(db_url, config.busy_timeout_seconds, config.write_queue)
+    hall = Hall(store, Catalog(games), limits.max_waiting_tables, config)
+    compute = Compute(config)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        resumed = hall.resume_all()
+        compute.warm()
+        resumed = await hall.resume_all()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
         yield
         hall.close()
+        compute.close()
         await asyncio.sleep(0)
 
     app = FastAPI(title="dicehall", version="0.1.0", lifespan=lifespan)
     app.state.hall = hall
-    app.include_router(api_router(hall, limits))
+    app.include_router(api_router(hall, limits, compute))
 
     @app.exception_handler(TooManyRequests)
     async def too_many(_request: Request, e: TooManyRequests) -> JSONResponse:
         headers = {"Retry-After": str(e.retry_after)}
         return JSONResponse({"detail": str(e)}, status_code=429, headers=headers)
 
+    @app.exception_handler(Busy)
+    async def busy(_request: Request, e: Busy) -> JSONResponse:
+        headers = {"Retry-After": str(e.retry_after)}
+        return JSONResponse({"detail": str(e)}, status_code=503, headers=headers)
+
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
         """Play (with ?token=) or watch a table."""
-        await serve_socket(ws, hall, table_id, rate, burst)
+        await serve_socket(ws, hall, compute, table_id, rate, burst)
 
     if (WEB / "index.html").exists():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")

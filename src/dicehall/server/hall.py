@@ -2,7 +2,9 @@
 
 Unfinished tables live in memory for as long as they are played (and are
 rebuilt from the database when the server starts); finished ones are
-rebuilt on demand and kept in a small cache.
+rebuilt on demand and kept in a small cache. A new table or seat is written
+to the database before the hall holds it: if the database refuses
+(StorageError, a 503), nothing was created and the seat stays free.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from typing import Any
 from dicehall.core.chance import commitment_of
 from dicehall.core.errors import DicehallError, OptionError
 from dicehall.server.catalog import Catalog
+from dicehall.server.config import ServerConfig
 from dicehall.server.fairness import new_seed
 from dicehall.server.limits import TooManyRequests
-from dicehall.server.live import OVER, WAITING, LiveTable, token_hash
+from dicehall.server.live import OVER, WAITING, LiveTable, SaveError, token_hash
 from dicehall.server.store import Store, TableRecord
+from dicehall.server.workers import Pool
 
 log = logging.getLogger("dicehall.server")
 
@@ -59,10 +63,23 @@ def rematch_token(old_token: str, new_table_id: str) -> str:
 
 
 class Hall:
-    def __init__(self, store: Store, catalog: Catalog, max_waiting: int = 1000) -> None:
+    def __init__(
+        self,
+        store: Store,
+        catalog: Catalog,
+        max_waiting: int = 1000,
+        config: ServerConfig | None = None,
+    ) -> None:
         self.store = store
         self.catalog = catalog
         self.max_waiting = max_waiting
+        self.config = config or ServerConfig()
+        self.bot_pool = Pool(
+            "bots",
+            self.config.bot_threads,
+            self.config.bot_queue,
+            retry_after=self.config.retry_after_seconds,
+        )
         self.live: dict[str, LiveTable] = {}
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()
         self.rooms: dict[str, str] = {}
@@ -113,7 +130,7 @@ class Hall:
 
     # --- creating and joining ------------------------------------------------------
 
-    def create(
+    async def create(
         self,
         game_id: str,
         seats: int | None,
@@ -147,12 +164,12 @@ class Hall:
         token = new_token()
         host = humans[0]
         players[host]["token_hash"] = token_hash(token)
-        table = self._open(
+        table = await self._open(
             game_id, game.seats, dict(game.options), players, turn_seconds, bot_delay_ms
         )
         return table, host, token
 
-    def join(self, table: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
+    async def join(self, table: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
         if table.status != WAITING:
             raise Conflict(f"table {table.id} is {table.status}: no seat is free")
         free = table.free_seats()
@@ -165,31 +182,39 @@ class Hall:
         elif seat not in free:
             raise Conflict(f"seat {seat} of table {table.id} is taken")
         token = new_token()
-        table.claim(seat, token, name.strip() or None)
+        await table.claim(seat, token, name.strip() or None)
         return seat, token
 
-    def rematch(self, old: LiveTable, token: str) -> tuple[LiveTable, int, str]:
+    async def rematch(self, old: LiveTable, token: str) -> tuple[LiveTable, int, str]:
         """The rematch of a finished table: the same one for every player who asks."""
         seat = old.seat_of(token)
         if seat is None:
             raise Forbidden("this token holds no seat at that table")
         if old.status != OVER:
             raise Conflict("the game is not over yet")
-        if old.record.rematch_id is None:
-            players = [
-                {"name": p["name"], "bot": p["bot"], "token_hash": None, "reserved": not p["bot"]}
-                for p in old.record.players
-            ]
-            r = old.record
-            self._open(r.game, r.seats, r.options, players, r.turn_seconds, r.bot_delay_ms, old.id)
+        async with old.lock:  # every player who asks at once gets the same new table
+            if old.record.rematch_id is None:
+                players = [
+                    {
+                        "name": p["name"],
+                        "bot": p["bot"],
+                        "token_hash": None,
+                        "reserved": not p["bot"],
+                    }
+                    for p in old.record.players
+                ]
+                r = old.record
+                await self._open(
+                    r.game, r.seats, r.options, players, r.turn_seconds, r.bot_delay_ms, old
+                )
         assert old.record.rematch_id is not None
         new = self.get(old.record.rematch_id)
         new_token_ = rematch_token(token, new.id)
         if new.record.players[seat]["token_hash"] is None:
-            new.claim(seat, new_token_)
+            await new.claim(seat, new_token_)
         return new, seat, new_token_
 
-    def _open(
+    async def _open(
         self,
         game_id: str,
         seats: int,
@@ -197,7 +222,7 @@ class Hall:
         players: list[dict[str, Any]],
         turn_seconds: float | None,
         bot_delay_ms: int,
-        rematch_of: str | None = None,
+        rematch_of: LiveTable | None = None,
     ) -> LiveTable:
         waiting = sum(1 for t in self.live.values() if t.status == WAITING)
         if waiting >= self.max_waiting:
@@ -220,13 +245,15 @@ class Hall:
             turn_seconds=turn_seconds,
             bot_delay_ms=bot_delay_ms,
         )
-        self.store.insert(record, rematch_of)
+        await self.store.write(
+            self.store.insert, record, None if rematch_of is None else rematch_of.id
+        )
         if rematch_of is not None:
-            self.get(rematch_of).record.rematch_id = record.id
+            rematch_of.record.rematch_id = record.id
         table = self._rebuild(record, [])
         self._hold(table)
         if not any(p["bot"] is None and p["token_hash"] is None for p in players):
-            table.start()
+            await table.begin()
         return table
 
     def _new_room(self) -> str:
@@ -239,7 +266,7 @@ class Hall:
 
     def _rebuild(self, record: TableRecord, steps: list[Any]) -> LiveTable:
         game = self.catalog.make(record.game, record.seats, record.options)
-        table = LiveTable(record, game, self.store)
+        table = LiveTable(record, game, self.store, self.config, self.bot_pool)
         table.replay(steps)
         return table
 
@@ -262,7 +289,7 @@ class Hall:
         while len(self.finished) > FINISHED_CACHE:
             self.finished.popitem(last=False)
 
-    def resume_all(self) -> int:
+    async def resume_all(self) -> int:
         """Rebuild every unfinished table from its stored steps and go on playing."""
         count = 0
         for record, steps in self.store.unfinished():
@@ -272,11 +299,15 @@ class Hall:
                 log.error("table %s cannot be resumed: %s", record.id, e)
                 continue
             self._hold(table)
-            table.resume()
+            try:
+                await table.resume()
+            except SaveError as e:
+                log.error("table %s: could not resume yet: %s", record.id, e)
             count += 1
         return count
 
     def close(self) -> None:
         for table in self.live.values():
             table.close()
+        self.bot_pool.close()
         self.store.close()

@@ -3,14 +3,17 @@
 Server to client: "welcome" on connect, "update" after every step (each
 connection with its own seat's view, legal actions and new events), "over"
 at the end, "table" when seats change, "advice", "pong", and "error" (to
-that client only). Client to server: {"type": "action", "action": {...}},
-{"type": "advice"}, {"type": "ping"}. A bad message gets an error and changes
-nothing; the connection and the table stay usable. See docs/server.md.
+that client only), "paused"/"resumed" while the database refuses a step.
+Client to server: {"type": "action", "step": N, "action": {...}} (N: the step
+of the welcome or update the move answers), {"type": "advice"},
+{"type": "ping"}. A bad or stale message gets an error and changes nothing;
+the connection and the table stay usable. See docs/server.md.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from typing import Any
@@ -18,29 +21,36 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicehall.core.errors import DicehallError
+from dicehall.server.compute import Compute
 from dicehall.server.hall import Hall, NotFound
 from dicehall.server.limits import TokenBucket
-from dicehall.server.live import LiveTable, SaveError
+from dicehall.server.live import LiveTable
+from dicehall.server.workers import Busy
 
 log = logging.getLogger("dicehall.server")
 
 MAX_MESSAGE_BYTES = 8 * 1024
-MAX_QUEUED = 2000  # messages waiting for a client that does not read; then it is dropped
+MAX_DEPTH = 16  # nesting levels of arrays and objects in one message; no message needs more
+MAX_QUEUED = 2000  # messages waiting for a client that does not read; then it is closed
 
 
 class Connection:
-    """One WebSocket at a table. Messages go out in order through a queue."""
+    """One WebSocket at a table. Messages go out in order through a queue; a client that
+    lets MAX_QUEUED of them pile up is cut off (`overflow`) instead of holding memory."""
 
     def __init__(self, ws: WebSocket, seat: int | None, limit: TokenBucket) -> None:
         self.ws = ws
         self.seat = seat
         self.limit = limit
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.overflow = asyncio.Event()
         self.warned = False
 
     def push(self, text: str) -> None:
-        if self.queue.qsize() > MAX_QUEUED:
-            self.queue.put_nowait(None)
+        if self.overflow.is_set():
+            return
+        if self.queue.qsize() >= MAX_QUEUED:
+            self.overflow.set()
             return
         self.queue.put_nowait(text)
 
@@ -52,14 +62,12 @@ class Connection:
 
     async def write(self) -> None:
         while True:
-            text = await self.queue.get()
-            if text is None:
-                await self.ws.close(code=1008, reason="too far behind")
-                return
-            await self.ws.send_text(text)
+            await self.ws.send_text(await self.queue.get())
 
 
-async def serve_socket(ws: WebSocket, hall: Hall, table_id: str, rate: float, burst: int) -> None:
+async def serve_socket(
+    ws: WebSocket, hall: Hall, compute: Compute, table_id: str, rate: float, burst: int
+) -> None:
     await ws.accept()
     try:
         table = hall.get(table_id)
@@ -79,19 +87,34 @@ async def serve_socket(ws: WebSocket, hall: Hall, table_id: str, rate: float, bu
     if table.status == "over":
         conn.push(table.over_message())
     table.notify_seats()
-    writer = asyncio.create_task(conn.write())
+    tasks = [
+        asyncio.create_task(conn.write()),
+        asyncio.create_task(_read(conn, table, compute)),
+        asyncio.create_task(conn.overflow.wait()),
+    ]
     try:
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            await _handle(conn, table, message.get("text"), message.get("bytes"))
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
         table.listeners.discard(conn)
-        writer.cancel()
+        for task in tasks:
+            task.cancel()
         table.notify_seats()
+    if conn.overflow.is_set():
+        log.info("table %s: closed a connection that stopped reading", table.id)
+        # the close frame may never get through to a client that does not read: don't wait
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code=1008, reason="too far behind"), 1.0)
+
+
+async def _read(conn: Connection, table: LiveTable, compute: Compute) -> None:
+    try:
+        while True:
+            message = await conn.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            await _handle(conn, table, compute, message.get("text"), message.get("bytes"))
+    except (WebSocketDisconnect, RuntimeError):
+        return
 
 
 async def _refuse(ws: WebSocket, message: str, code: int) -> None:
@@ -99,7 +122,9 @@ async def _refuse(ws: WebSocket, message: str, code: int) -> None:
     await ws.close(code=code)
 
 
-async def _handle(conn: Connection, table: LiveTable, text: str | None, data: bytes | None) -> None:
+async def _handle(
+    conn: Connection, table: LiveTable, compute: Compute, text: str | None, data: bytes | None
+) -> None:
     if not conn.limit.allow():
         if not conn.warned:
             conn.warned = True
@@ -115,8 +140,14 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
         return
     try:
         message = json.loads(text)
+    except RecursionError:
+        conn.error(f"message nested too deeply: at most {MAX_DEPTH} levels")
+        return
     except ValueError as e:
         conn.error(f"not JSON: {e}")
+        return
+    if _depth(message) > MAX_DEPTH:
+        conn.error(f"message nested too deeply: at most {MAX_DEPTH} levels")
         return
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         conn.error('a message is a JSON object with a "type": action, advice or ping')
@@ -125,14 +156,27 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
     if kind == "ping":
         conn.send({"type": "pong"})
     elif kind == "action":
-        _act(conn, table, message)
+        await _act(conn, table, message)
     elif kind == "advice":
-        await _advise(conn, table)
+        await _advise(conn, table, compute)
     else:
         conn.error(f"unknown message type {kind!r}; send action, advice or ping")
 
 
-def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
+def _depth(value: Any) -> int:
+    """How deeply arrays and objects nest in a parsed message, without recursion."""
+    deepest, level = 0, [(value, 1)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                children = item.values() if isinstance(item, dict) else item
+                level.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+async def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
     if conn.seat is None:
         conn.error("spectators cannot act: connect with a seat token to play")
         return
@@ -143,13 +187,20 @@ def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         conn.error('an action is a JSON object with a "type", one of the legal actions')
         return
+    step = message.get("step")
+    if isinstance(step, bool) or not isinstance(step, int):
+        conn.error(
+            'an action names the step it answers: "step": the step of the welcome or'
+            " update it was chosen from"
+        )
+        return
     try:
-        table.act(conn.seat, action)
-    except (DicehallError, SaveError) as e:
+        await table.act(conn.seat, action, step)
+    except (DicehallError, Busy) as e:
         conn.error(str(e))
 
 
-async def _advise(conn: Connection, table: LiveTable) -> None:
+async def _advise(conn: Connection, table: LiveTable, compute: Compute) -> None:
     """The game's odds behind each legal action, computed from this seat's view alone."""
     if conn.seat is None or table.status != "playing":
         conn.send({"type": "advice", "table": None})
@@ -160,9 +211,12 @@ async def _advise(conn: Connection, table: LiveTable) -> None:
         conn.send({"type": "advice", "table": None})
         return
     try:
-        odds = await asyncio.to_thread(table.game.advice, view, legal)
+        odds = await compute.advice(table.game, view, legal)
+    except Busy as e:
+        conn.error(str(e))
+        return
     except Exception:
         log.exception("table %s: advice failed", table.id)
         conn.error("no advice available for this position")
         return
-    conn.send({"type": "advice", "table": None if odds is None else odds.to_json()})
+    conn.send({"type": "advice", "table": odds})
