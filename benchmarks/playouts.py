@@ -1,61 +1,172 @@
-"""Random-playout speed of every game, in steps per second.
+"""Random-playout speed of every game: the checked API, the trusted fast path, OpenSpiel.
 
-A step is one chance outcome or one action, applied through the public,
-checked API (`apply`, `apply_chance`) on states that keep no event log: the
-loop a solver or a reinforcement-learning environment runs. Usage:
+A step is one chance outcome or one action, on states that keep no event log:
+the loop a solver, a simulation or a reinforcement-learning environment runs.
+Three loops of the same shape (is it chance? who acts? the choices; apply):
 
-    .venv/bin/python benchmarks/playouts.py [--seconds 3] [--game kariki] [--seats 4]
+- checked: the public API, `apply` / `apply_chance`, every step validated;
+- trusted: `apply_trusted` / `apply_chance_trusted` with faces from
+  `random_faces`, steps taken from the state itself and not checked again;
+- openspiel: OpenSpiel's C++ `liars_dice` (2 players, 1 die each) driven from
+  Python, chance outcomes from `chance_outcomes()`, when `open_spiel` is
+  installed (`pip install open_spiel`).
+
+The machine may be shared and noisy, so the loops run interleaved in short
+slices, round after round, timed in process CPU time, and the figures that
+count are the ratios between them from the same run. Usage:
+
+    .venv/bin/python benchmarks/playouts.py [--rounds 10] [--slice 0.2] [--game kariki] [--seats 4]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
+from collections.abc import Callable
 
 from dicehall.core import Game, RandomDice
+from dicehall.core.chance import random_faces
 from dicehall.games import game_class, game_ids, make_game
 
+Loop = Callable[[float], tuple[int, int]]
+"""Plays random games for about `budget` CPU seconds; returns (steps, games)."""
 
-def playout_steps(game: Game, seconds: float, seed: int = 1) -> tuple[int, int, float]:
-    """Play random games for about `seconds`; return (steps, games, elapsed)."""
-    rng = random.Random(seed)
+
+def checked_loop(game: Game, seed: int = 1) -> Loop:
+    rand = random.Random(seed).random
     dice = RandomDice(seed)
-    rand = rng.random
-    steps = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = game.new_state()
-        while True:
-            if state.is_chance():
-                state.apply_chance(dice.throw(state.chance_dice()))
-            else:
-                actors = state.actors()
-                if not actors:
-                    break
-                seat = actors[0]
-                legal = state.legal_actions(seat)
-                state.apply(seat, legal[int(rand() * len(legal))])
-            steps += 1
-        games += 1
-    return steps, games, time.perf_counter() - start
+
+    def run(budget: float) -> tuple[int, int]:
+        steps = games = 0
+        clock = time.process_time
+        deadline = clock() + budget
+        while clock() < deadline:
+            state = game.new_state()
+            while True:
+                if state.is_chance():
+                    state.apply_chance(dice.throw(state.chance_dice()))
+                else:
+                    actors = state.actors()
+                    if not actors:
+                        break
+                    seat = actors[0]
+                    legal = state.legal_actions(seat)
+                    state.apply(seat, legal[int(rand() * len(legal))])
+                steps += 1
+            games += 1
+        return steps, games
+
+    return run
+
+
+def trusted_loop(game: Game, seed: int = 1) -> Loop:
+    rand = random.Random(seed).random
+
+    def run(budget: float) -> tuple[int, int]:
+        steps = games = 0
+        clock = time.process_time
+        deadline = clock() + budget
+        while clock() < deadline:
+            state = game.new_state()
+            while True:
+                if state.is_chance():
+                    state.apply_chance_trusted(random_faces(state.chance_dice(), rand))
+                else:
+                    actors = state.actors()
+                    if not actors:
+                        break
+                    seat = actors[0]
+                    legal = state.legal_actions(seat)
+                    state.apply_trusted(seat, legal[int(rand() * len(legal))])
+                steps += 1
+            games += 1
+        return steps, games
+
+    return run
+
+
+def openspiel_loop(seed: int = 1) -> Loop | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("liars_dice")
+    rand = random.Random(seed).random
+
+    def run(budget: float) -> tuple[int, int]:
+        steps = games = 0
+        clock = time.process_time
+        deadline = clock() + budget
+        while clock() < deadline:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[int(rand() * len(outcomes))][0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[int(rand() * len(legal))])
+                steps += 1
+            games += 1
+        return steps, games
+
+    return run
+
+
+def interleaved(loops: dict[str, Loop], rounds: int, slice_: float) -> dict[str, list[float]]:
+    """Steps per CPU second of each loop in each round, the loops taking turns."""
+    rates: dict[str, list[float]] = {name: [] for name in loops}
+    names = list(loops)
+    for r in range(rounds):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            start = time.process_time()
+            steps, _ = loops[name](slice_)
+            rates[name].append(steps / (time.process_time() - start))
+    return rates
+
+
+def ratio(rates: dict[str, list[float]], a: str, b: str) -> str:
+    """Median of the per-round ratios a/b, with their range."""
+    paired = [x / y for x, y in zip(rates[a], rates[b], strict=True)]
+    return f"{statistics.median(paired):.2f} ({min(paired):.2f}-{max(paired):.2f})"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--slice", type=float, default=0.2, help="CPU seconds per loop and round")
     parser.add_argument("--game", choices=game_ids())
     parser.add_argument("--seats", type=int)
     args = parser.parse_args()
-    print(f"{'game':<14}{'seats':>6}{'steps/s':>12}{'games/s':>10}{'steps/game':>12}")
+    spiel = openspiel_loop()
+    if spiel is None:
+        print("open_spiel is not installed: no OpenSpiel column (pip install open_spiel)")
+    print("steps per CPU second; ratios are medians of paired rounds (range)")
+    header = f"{'game':<13}{'seats':>5}{'checked':>10}{'trusted':>10}{'trusted/checked':>20}"
+    if spiel is not None:
+        header += f"{'OpenSpiel':>11}{'checked/OS':>19}{'trusted/OS':>19}"
+    print(header)
     for gid in [args.game] if args.game else game_ids():
         seats = args.seats or game_class(gid).default_seats
-        steps, games, elapsed = playout_steps(make_game(gid, seats), args.seconds)
-        print(
-            f"{gid:<14}{seats:>6}{steps / elapsed:>12,.0f}{games / elapsed:>10,.1f}"
-            f"{steps / max(games, 1):>12.1f}"
+        game = make_game(gid, seats)
+        loops = {"checked": checked_loop(game), "trusted": trusted_loop(game)}
+        if spiel is not None:
+            loops["openspiel"] = spiel
+        rates = interleaved(loops, args.rounds, args.slice)
+        line = (
+            f"{gid:<13}{seats:>5}{statistics.median(rates['checked']):>10,.0f}"
+            f"{statistics.median(rates['trusted']):>10,.0f}"
+            f"{ratio(rates, 'trusted', 'checked'):>20}"
         )
+        if spiel is not None:
+            line += (
+                f"{statistics.median(rates['openspiel']):>11,.0f}"
+                f"{ratio(rates, 'checked', 'openspiel'):>19}"
+                f"{ratio(rates, 'trusted', 'openspiel'):>19}"
+            )
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -443,6 +443,41 @@ def test_K8_option_no_slashes_a_timeout_only_makes_the_default_move() -> None:
     assert table.state.view(None)["claim"] == "4"
 
 
+def test_K8_the_table_chooses_left_for_a_timed_out_first_roller() -> None:
+    table = Table(make_game("kariki", 3), ScriptedDice([[1], [6], [1], [4, 5]]))
+    table.settle()
+    assert table.state.view(None)["phase"] == "direction"
+    table.timeout(1)
+    table.settle()
+    assert table.state.view(None)["direction"] == "left"
+    assert state_of(table).slashes == [0, 1, 0]
+    assert table.state.actors() == (1,)  # and the roller still throws and claims for itself
+
+
+def test_K8_the_table_declines_the_emergency_berry_for_a_timed_out_seat() -> None:
+    table = start(3, [[2, 3]], {"high_rollers": True})
+    state = state_of(table)
+    state.berries[0] = 4
+    act(table, 0, claim("3-3"))
+    act(table, 1, PULL)
+    assert table.state.view(None)["phase"] == "emergency"
+    table.timeout(0)
+    assert state.out[0] and state.berries[0] == 5
+    assert state.paid == [1, 1, 1]  # nothing bought for them
+
+
+def test_K8_a_slash_berry_that_puts_a_high_roller_out_is_not_bought_for_them() -> None:
+    table = start(3, [[2, 3], [4, 5]], {"high_rollers": True})
+    state = state_of(table)
+    act(table, 0, claim("3-3"))
+    state.berries[1], state.slashes[1] = 4, 2
+    table.timeout(1)
+    table.settle()
+    assert state.out[1] and state.berries[1] == 5 and state.paid == [1, 1, 1]
+    assert state.view(None)["claim"] is None  # the claim is dropped unchecked
+    assert state.actors() == (2,)  # the next player still in begins a fresh roll
+
+
 # --- K9 emergency dingle berry -------------------------------------------------------------
 
 
@@ -510,6 +545,34 @@ def test_K9_several_about_to_go_out_decide_in_order_of_play() -> None:
     assert state.out == [False, True, False, True]
     assert state.berries[2] == 4
     assert state.actors() == (0,)  # the roller begins the fresh roll
+
+
+def test_K9_several_buyers_each_pay_the_pot_as_it_stands_then() -> None:
+    table = start(4, [], {"high_rollers": True})
+    state = state_of(table)
+    state.crowns[0] = 2
+    state.berries[1:] = [4, 4, 4]
+    table.dice = ScriptedDice([[2, 1], [4, 5]])
+    table.settle()
+    assert state.actors() == (1,)  # left: seat 1 decides first
+    assert table.state.view(1)["emergency_price"] == 4
+    act(table, 1, BUY)
+    assert table.state.view(2)["emergency_price"] == 8  # the pot has doubled since
+    act(table, 2, BUY)
+    act(table, 3, GO_OUT)
+    assert state.paid == [1, 5, 9, 1] and state.pot == 16
+    assert state.conserved() == {"money": 0}
+
+
+def test_K9_a_player_who_goes_out_keeps_five_berries_never_more() -> None:
+    table = start(3, [])
+    state = state_of(table)
+    state.crowns[0] = 2
+    state.berries[1] = 4  # the next player: K3's berry and the third crown's at once
+    table.dice = ScriptedDice([[1, 2], [4, 5]])
+    table.settle()
+    assert state.out[1] and state.berries[1] == 5
+    assert state.berries[2] == 1
 
 
 # --- K10 names and the score sheet ------------------------------------------------------------

@@ -459,6 +459,24 @@ def test_D12_length_token_is_the_default() -> None:
     assert TaoDice(3).options["length"] == "token"
 
 
+@pytest.mark.parametrize("length", ["single", "two"])
+def test_D12_under_the_shorter_lengths_the_token_still_moves_and_names_the_opener(
+    length: str,
+) -> None:
+    t = table(3, [], length=length)
+    state = win_match(t, 2)
+    assert state.view(None)["token"] == {"holder": 2, "side": "silver"}
+    if length == "single":
+        assert state.is_over() and state.result().winners == (2,)
+        return
+    assert not state.is_over() and state.actors() == (2,)  # the holder opens match two
+    state = win_match(t, 0)
+    assert state.view(None)["token"] == {"holder": 0, "side": "silver"}  # hands changed
+    assert state.actors() == (0,)
+    state = win_match(t, 0)
+    assert state.is_over() and state.result().winners == (0,)  # first to two, not gold
+
+
 # --- options, labels, errors -----------------------------------------------------------
 
 

@@ -414,6 +414,17 @@ def test_P9_for_fun_the_fourth_life_comes_from_the_pot_automatically() -> None:
     assert state.bought == [0, 0]
 
 
+def test_P9_an_empty_pot_gives_no_life() -> None:
+    t = table(2, for_fun=True)
+    state = throw(t, [2, 2], [1, 1], [2, 2])  # seat 1 loses a life: the pot holds it
+    state = throw(t, [6, 6], [2, 2])  # seat 0 at three takes it as a fourth, for fun
+    assert (state.lives, state.pot) == ([4, 2], 0)
+    state = throw(t, [6, 6])  # seat 1 is owed a life, but the pot is empty
+    assert (state.lives, state.pot) == ([4, 2], 0)
+    assert state.reclaimed == [1, 0]
+    assert state.conserved() == {"pot_balance": 0, "lives_and_pot": 6}  # C4: nothing created
+
+
 def test_P9_sixes_end_turn_option() -> None:
     t = table(2, sixes_end_turn=True)
     state = throw(t, [6, 6])

@@ -4,7 +4,7 @@ suite, run against the database named by DICEHALL_TEST_PG_URL, e.g.
     DICEHALL_TEST_PG_URL=postgresql+psycopg://dicehall:dicehall@127.0.0.1/dicehall_test
 
 Each test starts from empty tables: the database must be one you can wipe.
-Skipped when the variable is not set (CI has no PostgreSQL).
+Skipped when the variable is not set; `.ci/run` starts a cluster and sets it.
 """
 
 from __future__ import annotations

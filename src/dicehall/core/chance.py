@@ -8,11 +8,12 @@ an outcome is 1 / (product of the die sizes); solvers enumerate outcomes with
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Protocol
 
@@ -42,6 +43,28 @@ def outcomes(dice: Throw) -> Iterator[tuple[Faces, Fraction]]:
         yield faces, p
 
 
+FACE_TABLE_LIMIT = 4096
+"""Throws with at most this many outcomes are drawn with one random number (`random_faces`)."""
+
+
+@functools.lru_cache(maxsize=256)
+def face_table(dice: Throw) -> tuple[Faces, ...] | None:
+    """Every outcome of a small throw, equally likely (C1); None for a large one."""
+    return tuple(itertools.product(*dice)) if throw_size(dice) <= FACE_TABLE_LIMIT else None
+
+
+def random_faces(dice: Throw, rand: Callable[[], float]) -> Faces:
+    """A fair outcome of a throw from `rand` (uniform on [0, 1)), valid by construction.
+
+    The fast path's dice: a small throw costs one random number and one index
+    into its cached outcomes, a large one a random number per die.
+    """
+    table = face_table(dice)
+    if table is not None:
+        return table[int(rand() * len(table))]
+    return tuple([die[int(rand() * len(die))] for die in dice])
+
+
 def check_faces(dice: Throw, faces: object) -> Faces:
     """Validate faces (e.g. from a transcript) against the dice; return them as a tuple.
 
@@ -62,7 +85,7 @@ def check_faces(dice: Throw, faces: object) -> Faces:
 
 
 class DiceSource(Protocol):
-    """Where a table's throws come from."""
+    """Where a table's throws come from: valid faces of the dice asked for, as a tuple."""
 
     def throw(self, dice: Throw) -> Faces: ...
 

@@ -254,6 +254,29 @@ class State(ABC):
             )
         self._apply_chance(check_faces(self.chance_dice(), faces))
 
+    # --- the trusted fast path ----------------------------------------------------
+    # Search, solvers and simulations apply steps they have just taken from this
+    # very state: an action from `legal_actions(seat)` of one of its `actors()`,
+    # faces of its `chance_dice()` (from `random_faces`, a DiceSource or
+    # `chance_outcomes`). Checking such a step again costs a third of a step, so
+    # these skip every check. A step from anywhere else, a transcript or a
+    # player, corrupts the state silently: those go through `apply` and
+    # `apply_chance`. Each subclass gets the game's own step methods here, with no
+    # call in between (see `__init_subclass__`).
+
+    def apply_trusted(self, seat: int, action: Action) -> None:
+        """Apply an action taken from this state's `legal_actions(seat)`, unchecked."""
+        self._apply(seat, action)
+
+    def apply_chance_trusted(self, faces: Faces) -> None:
+        """Apply a tuple of valid faces of this state's `chance_dice()`, unchecked."""
+        self._apply_chance(faces)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.apply_trusted = cls._apply  # type: ignore[method-assign]
+        cls.apply_chance_trusted = cls._apply_chance  # type: ignore[method-assign]
+
     def timeout(self, seat: int) -> None:
         """A seat's turn timer ran out: the table acts for it with the game's default."""
         actors = self.actors()

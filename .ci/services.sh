@@ -1,0 +1,47 @@
+# Sourced by .ci/run: start the services the test suite can use, on loopback
+# only, and export where they are. Each is installed from Debian's packages
+# when missing; a service that cannot be had leaves its tests skipped with
+# the reason pytest prints.
+
+ci_apt_install() {
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 1
+    if [ -z "${CI_APT_UPDATED:-}" ]; then
+        apt-get update -qq || return 1
+        CI_APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
+# Debian's Chromium, for the browser tests.
+if [ ! -x /usr/bin/chromium ]; then
+    ci_apt_install chromium || echo "chromium could not be installed: the browser tests will be skipped"
+fi
+
+# A throwaway PostgreSQL cluster for tests/server/test_postgres.py.
+ci_start_postgres() {
+    local bin
+    bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+    if [ -z "$bin" ]; then
+        ci_apt_install postgresql || return 1
+        bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+    fi
+    local dir port=55432
+    dir=$(mktemp -d /tmp/dicehall-pg.XXXXXX)
+    chown postgres: "$dir" 2>/dev/null || true
+    local as=()
+    [ "$(id -u)" = 0 ] && as=(runuser -u postgres --)
+    "${as[@]}" "$bin/initdb" -D "$dir/data" -U dicehall --auth=trust -E UTF8 >/dev/null || return 1
+    "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off" start >/dev/null || return 1
+    "${as[@]}" "$bin/createdb" -h 127.0.0.1 -p "$port" -U dicehall dicehall_test || return 1
+    export DICEHALL_TEST_PG_URL="postgresql+psycopg://dicehall@127.0.0.1:$port/dicehall_test"
+    CI_PG_STOP=("${as[@]}" "$bin/pg_ctl" -D "$dir/data" -m fast stop)
+}
+if [ -z "${DICEHALL_TEST_PG_URL:-}" ]; then
+    ci_start_postgres || echo "PostgreSQL could not be started: its tests will be skipped"
+fi
+
+ci_stop_services() {
+    if [ -n "${CI_PG_STOP:-}" ]; then "${CI_PG_STOP[@]}" >/dev/null 2>&1 || true; fi
+}
+trap ci_stop_services EXIT

@@ -1,0 +1,59 @@
+"""`dicehall odds`: exact odds as fractions."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+
+from dicehall.cli.common import GameArg, app, guarded, out
+from dicehall.core.odds import OddsTable, show
+from dicehall.games import game_class
+
+
+@app.command(rich_help_panel="Study")
+def odds(
+    game: GameArg,
+    dice: Annotated[str | None, typer.Option(help="Your dice, comma-separated.")] = None,
+    beat: Annotated[str | None, typer.Option(help="Tepiiku: the score to beat.")] = None,
+    d12: Annotated[str | None, typer.Option(help="Tao: your twelve-sided die.")] = None,
+    opponents: Annotated[
+        str | None, typer.Option(help="Tao: the opponents' twelve-sided dice, comma-separated.")
+    ] = None,
+    seats: Annotated[str | None, typer.Option(help="Toplshteyner: players in the game.")] = None,
+    lives: Annotated[
+        str | None, typer.Option(help="Toplshteyner: lives per player, e.g. 3,2,1.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Exact odds: distributions, the chances of a claim, the best reroll."""
+    cls = guarded(lambda: game_class(game))
+    given = {
+        "dice": dice,
+        "beat": beat,
+        "d12": d12,
+        "opponents": opponents,
+        "seats": seats,
+        "lives": lives,
+    }
+    query = {k: v for k, v in given.items() if v is not None}
+    tables = guarded(lambda: cls.odds(query))
+    if as_json:
+        print(json.dumps([t.to_json() for t in tables], indent=1))
+        return
+    for t in tables:
+        out.print(odds_table(t))
+        if t.note:
+            out.print(f"[dim]{t.note}[/]")
+        out.print()
+
+
+def odds_table(t: OddsTable) -> RichTable:
+    table = RichTable(title=t.title, title_justify="left")
+    for c in t.columns:
+        table.add_column(c)
+    for row in t.rows:
+        table.add_row(*(show(c) if not isinstance(c, (str, int)) else str(c) for c in row))
+    return table

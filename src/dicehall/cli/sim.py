@@ -1,0 +1,72 @@
+"""`dicehall sim`: bots play many games; wins, steps and the flow of money."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import Progress
+from rich.table import Table as RichTable
+
+from dicehall.cli.common import (
+    GameArg,
+    OptionOpt,
+    SeatsOpt,
+    SeedOpt,
+    app,
+    configure,
+    err,
+    guarded,
+    out,
+)
+from dicehall.core import make_bots
+from dicehall.core.sim import simulate
+
+
+@app.command(rich_help_panel="Study")
+def sim(
+    game: GameArg,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
+    seats: SeatsOpt = None,
+    bots: Annotated[
+        str, typer.Option(help="Bots by seat, comma-separated, repeated to fill the seats.")
+    ] = "random",
+    seed: SeedOpt = None,
+    option: OptionOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    save_transcripts: Annotated[
+        Path | None, typer.Option(help="Save every game's transcript in this folder.")
+    ] = None,
+) -> None:
+    """Bots play many games; prints wins per seat, mean steps and the flow of money."""
+    g = guarded(lambda: configure(game, seats, option))
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    guarded(lambda: make_bots(g, names, random.Random(0)))  # unknown bot names fail early
+    if as_json:
+        stats = guarded(lambda: simulate(g, names, games, seed, save_transcripts))
+        print(json.dumps(stats.to_json()))
+        return
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"{g.id}", total=games)
+        stats = guarded(
+            lambda: simulate(
+                g, names, games, seed, save_transcripts, lambda i: progress.advance(task)
+            )
+        )
+    table = RichTable(title=f"{g.name}: {games} games, {g.seats} seats")
+    for col in ("seat", "bot", "wins", "win rate", f"net {stats.unit}", "mean net"):
+        table.add_column(col, justify="right")
+    for s in range(g.seats):
+        table.add_row(
+            str(s),
+            stats.bots[s],
+            f"{stats.wins[s]:g}",
+            f"{stats.win_rate(s):.1%}",
+            f"{stats.net[s]:+d}",
+            f"{stats.net[s] / stats.games:+.3f}",
+        )
+    out.print(table)
+    out.print(f"mean steps per game: {stats.mean_steps:.1f}")
