@@ -198,6 +198,11 @@ class LiveTable:
 
         Raises StorageError (503) when the database refuses; the seat stays free.
         """
+        await self._whole(self._claim(seat, token, name))
+        if self.status == WAITING and not self._unclaimed():
+            await self.begin()
+
+    async def _claim(self, seat: int, token: str, name: str | None) -> None:
         async with self.lock:
             players = copy.deepcopy(self.record.players)
             players[seat].update(token_hash=token_hash(token), reserved=False)
@@ -206,8 +211,6 @@ class LiveTable:
             await self.store.write(self.store.save_players, self.id, players, self.status)
             self.record.players = players
             self.notify_seats()
-        if self.status == WAITING and not self._unclaimed():
-            await self.begin()
 
     def _unclaimed(self) -> list[int]:
         return [
@@ -220,6 +223,9 @@ class LiveTable:
 
     async def start(self) -> None:
         """Every human seat is taken: throw what is due and let the first seat act."""
+        await self._whole(self._start())
+
+    async def _start(self) -> None:
         async with self.lock:
             if self.status == WAITING:
                 await self._advance(None, None, PLAYING)
@@ -241,8 +247,11 @@ class LiveTable:
     async def resume(self) -> None:
         """After a restart: go on where the stored steps left off."""
         if self.status == PLAYING:
-            async with self.lock:
-                await self._advance(None, None, PLAYING)
+            await self._whole(self._resume())
+
+    async def _resume(self) -> None:
+        async with self.lock:
+            await self._advance(None, None, PLAYING)
 
     async def act(self, seat: int, action: Action, step: int) -> None:
         """A seat's action answering `step`; a stale or illegal one raises and changes nothing."""
@@ -252,9 +261,21 @@ class LiveTable:
         """The seat's timer ran out (or its bot failed): the game's default for it."""
         await self._move(seat, None, step)
 
+    async def _whole(self, job: Coroutine[Any, Any, None]) -> None:
+        """Run a step to its end even if the caller goes away (a closed connection cancels
+        its handler): a write the database took must be taken by the table too."""
+        task = asyncio.ensure_future(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        await asyncio.shield(task)
+
     async def _move(self, seat: int, action: Action | None, step: int) -> None:
         if self.paused is not None:
             raise SaveError(f"the table is paused: {self.paused}; wait until it resumes")
+        await self._whole(self._locked_move(seat, action, step))
+
+    async def _locked_move(self, seat: int, action: Action | None, step: int) -> None:
         async with self.lock:
             if self.status == WAITING:
                 raise IllegalActionError("the game has not started: waiting for players")
@@ -332,6 +353,7 @@ class LiveTable:
                     return
                 except Busy as e:
                     attempt += 1
+                    log.debug("table %s: write attempt %d failed", self.id, attempt, exc_info=e)
                     if time.monotonic() - began + delay > cfg.retry_give_up_seconds:
                         log.error("table %s: gave up storing steps from %d: %s", self.id, first, e)
                         raise SaveError(

@@ -112,7 +112,13 @@ async def _read(conn: Connection, table: LiveTable, compute: Compute) -> None:
             message = await conn.ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
-            await _handle(conn, table, compute, message.get("text"), message.get("bytes"))
+            try:
+                await _handle(conn, table, compute, message.get("text"), message.get("bytes"))
+            except (WebSocketDisconnect, RuntimeError):
+                raise
+            except Exception:  # a bug, not the client's fault: say so, keep the connection
+                log.exception("table %s: a message failed", table.id)
+                conn.error("the server failed on that message; nothing changed")
     except (WebSocketDisconnect, RuntimeError):
         return
 

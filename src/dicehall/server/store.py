@@ -23,7 +23,7 @@ otherwise freeze every table. A write the database refuses raises
 from __future__ import annotations
 
 import contextlib
-import sqlite3
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,6 +51,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from dicehall.server.workers import Busy, Pool
+
+log = logging.getLogger("dicehall.server")
 
 SQLITE_SYNCHRONOUS = "NORMAL"
 
@@ -162,7 +164,10 @@ class Store:
         """Run one of the write methods below in the writer thread; StorageError if refused."""
         try:
             await self.writer.run(fn, *args)
-        except (SQLAlchemyError, sqlite3.Error, OSError) as e:
+        except Busy:
+            raise
+        except Exception as e:  # a driver's own error, a connection lost mid-commit, ...
+            log.warning("a database write failed: %s", type(e).__name__, exc_info=e)
             raise storage_error(e) from e
 
     def insert(self, record: TableRecord, rematch_of: str | None = None) -> None:
