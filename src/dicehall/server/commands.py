@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gc
 import logging
+import logging.config
 import re
 from pathlib import Path
 from typing import Any
 
 from dicehall.core.errors import TranscriptError
 from dicehall.core.transcript import load
+from dicehall.server.config import ServerConfig
 from dicehall.server.fairness import verify_transcript
 
 DEFAULT_DB = "sqlite:///data/dicehall.sqlite"
@@ -22,12 +24,15 @@ class _RedactTokens(logging.Filter):
     pattern = re.compile(r"token=[^&\s\"']*")
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
+        if record.name.startswith("uvicorn.access") and isinstance(record.args, tuple):
+            # its formatters read the request's parts from args: blank them one by one
             record.args = tuple(
                 self.pattern.sub("token=***", a) if isinstance(a, str) else a
-                for a in (record.args if isinstance(record.args, tuple) else (record.args,))
+                for a in record.args
             )
-        record.msg = self.pattern.sub("token=***", str(record.msg))
+            return True
+        record.msg = self.pattern.sub("token=***", record.getMessage())
+        record.args = None
         return True
 
 
@@ -55,23 +60,64 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-def serve(host: str, port: int, db: str) -> None:
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def logging_config(level: str = "info", access_log: bool = True) -> dict[str, Any]:
+    """Time-stamped lines on stderr for the server's own log and uvicorn's, seat tokens
+    blanked; the access log (a line per request and connection) only if asked."""
+    if level not in LOG_LEVELS:
+        raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}; got {level!r}")
+    upper = level.upper()
+    handler = {"class": "logging.StreamHandler", "formatter": "lines", "filters": ["tokens"]}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"tokens": {"()": _RedactTokens}},
+        "formatters": {
+            "lines": {
+                "format": "%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+                "datefmt": "%Y-%m-%dT%H:%M:%S%z",
+            }
+        },
+        "handlers": {"stderr": handler},
+        "loggers": {
+            "dicehall": {"handlers": ["stderr"], "level": upper, "propagate": False},
+            "uvicorn": {"handlers": ["stderr"], "level": upper, "propagate": False},
+            "uvicorn.access": {
+                "handlers": ["stderr"] if access_log else [],
+                "level": upper if access_log else "CRITICAL",
+                "propagate": False,
+            },
+        },
+    }
+
+
+def serve(host: str, port: int, db: str, config: ServerConfig | None = None) -> None:
     import uvicorn
 
     from dicehall.server.app import create_app
     from dicehall.server.store import DatabaseInUse
 
+    config = config or ServerConfig()
+    log_config = logging_config(config.log_level, config.access_log)
+    logging.config.dictConfig(log_config)
     try:
-        app = create_app(database_url(db))
+        app = create_app(database_url(db), config=config)
     except DatabaseInUse as e:
         raise SystemExit(f"dicehall serve: {e}") from None
     tune_gc()
-    redact = _RedactTokens()
-    for name in ("uvicorn.access", "uvicorn.error"):
-        logging.getLogger(name).addFilter(redact)
     shown = f"[{host}]" if ":" in host else host
     print(f"dicehall server: open http://{shown}:{port}/ (API docs at /docs)", flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level="info")
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=MAX_FRAME,
+        log_config=log_config,
+        log_level=config.log_level,
+        access_log=config.access_log,
+    )
 
 
 def verify(path: str) -> dict[str, Any]:
