@@ -1,5 +1,7 @@
 """Shared test settings: bounded Hypothesis runs so `make test` stays fast on 2 cores."""
 
+import os
+
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -9,3 +11,7 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("default")
+
+# Tests compute every table afresh and write nothing under the user's cache
+# folder; the cache's own tests point it at a temporary folder.
+os.environ["DICEHALL_CACHE"] = "off"

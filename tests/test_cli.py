@@ -78,6 +78,24 @@ def test_sim_prints_a_table(gid: str) -> None:
     assert code == 0 and "win rate" in output and "mean steps" in output
 
 
+def test_sim_batch_plays_random_kariki_reproducibly() -> None:
+    code, output = run(
+        "sim", "kariki", "-n", "3", "--games", "300", "--seed", "5", "--batch", "--json"
+    )
+    assert code == 0
+    stats = json.loads(output)
+    assert stats["games"] == 300 and sum(stats["wins"]) == 300 and sum(stats["net"]) == 0
+    again = run("sim", "kariki", "-n", "3", "--games", "300", "--seed", "5", "--batch", "--json")
+    assert again[1] == output
+
+
+def test_sim_batch_refuses_what_it_cannot_play() -> None:
+    code, output = run("sim", "kariki", "--batch", "--bots", "heuristic")
+    assert code == 2 and "random bots only" in output
+    code, output = run("sim", "tao", "--batch")
+    assert code == 2 and "batch play supports kariki" in output
+
+
 @pytest.mark.parametrize("gid", GAMES)
 def test_play_against_bots_to_the_end(gid: str) -> None:
     code, output = run("play", gid, "--seed", "3", *SHORT_GAME.get(gid, []), input="1\n" * 5000)
@@ -145,3 +163,22 @@ def test_hotseat_passes_one_terminal_between_people(gid: str) -> None:
     assert "Winner" in output
     decisions = output.count("your choice")
     assert output.count("Pass the terminal to") == decisions
+
+
+def test_verify_proves_your_own_hidden_throws_with_your_openings(tmp_path: Path) -> None:
+    from tests.sealed_play import sealed_game
+
+    data, got = sealed_game("kariki", 4)
+    transcript = tmp_path / "game.json"
+    transcript.write_text(json.dumps(data))
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps({"seat": 0, "openings": got[None] + got[0]}))
+    public = runner.invoke(app, ["verify", str(transcript)])
+    assert public.exit_code == 0 and json.loads(public.stdout)["ok"]
+    own = runner.invoke(app, ["verify", str(transcript), "--openings", str(mine)])
+    report = json.loads(own.stdout)
+    assert own.exit_code == 0 and report["your_throws"] > 0
+    assert f"your {report['your_throws']} hidden throws check" in report["words"]
+    mine.write_text("[1, 2]")
+    bad = runner.invoke(app, ["verify", str(transcript), "--openings", str(mine)])
+    assert bad.exit_code == 1 and "an openings file is a JSON object" in bad.stdout

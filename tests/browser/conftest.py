@@ -38,8 +38,8 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screensh
 NO_CHROMIUM = f"Chromium not found at {CHROMIUM}: browser tests skipped"
 
 SERVE = (
-    "import sys; from dicehall.server.commands import serve; "
-    "serve('127.0.0.1', int(sys.argv[1]), sys.argv[2])"
+    "import sys; from dicehall.cli import main; "
+    "main(['serve', '--host', '127.0.0.1', '--port', sys.argv[1], '--db', sys.argv[2]])"
 )
 
 

@@ -34,6 +34,8 @@ def create_table(
     name: str = "Ann",
     pace: str = "0",
     turn_seconds: int | None = None,
+    grace_seconds: int | None = None,
+    listed: bool = True,
 ) -> str:
     """Fill in the lobby's form and create a table; returns the table id from the URL.
 
@@ -56,6 +58,9 @@ def create_table(
     page.select_option("#bot-pace", pace)
     if turn_seconds is not None:
         page.fill("#turn-seconds", str(turn_seconds))
+    if grace_seconds is not None:
+        page.fill("#grace-seconds", str(grace_seconds))
+    page.set_checked("#listed", listed)
     page.fill("#host-name", name)
     page.click("button:has-text('Create table')")
     page.wait_for_url("**/#/table/*")
@@ -88,6 +93,18 @@ def play_until_over(page: Page, rng: random.Random, max_moves: int = 3000) -> in
             moves += 1
             page.wait_for_timeout(PAUSE_MS)
     raise AssertionError(f"the game did not end within {max_moves} moves")
+
+
+def play_all_until_over(pages: list[Page], rng: random.Random, max_rounds: int = 3000) -> None:
+    """Click legal actions on whichever page has some, until the first page shows the end."""
+    for _ in range(max_rounds):
+        if pages[0].evaluate(GAME_OVER):
+            return
+        moved = False
+        for page in pages:
+            moved = click_random_action(page, rng) or moved
+        pages[0].wait_for_timeout(PAUSE_MS if moved else 20)
+    raise AssertionError("the game did not end")
 
 
 def record_frames(page: Page) -> list[dict[str, Any]]:

@@ -65,12 +65,15 @@ def test_a_full_game_against_bots(server: str, new_page: Any, game: str) -> None
     assert frames[0]["type"] == "welcome"
     assert any(f["type"] == "over" for f in frames)
 
-    # the seed is revealed and the game verifies
+    # the fair-dice panel says in words what checks: public throws, and this seat's own
     page.locator(".fair summary").click()
-    seed = page.locator(".fair .hash").nth(1)
-    expect(seed).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    words = page.locator(".fair .fair-words.ok")
+    expect(words).to_contain_text(re.compile(r"Checked: all \d+ public throws check; your \d+"))
+    expect(page.locator(".fair .openings")).to_contain_text("hash up to the committed root")
+    expect(page.locator(".fair a[download]")).to_have_count(2)
     report = page.request.get(f"{server}/api/tables/{table_id}/verify").json()
-    assert report["ok"] is True
+    assert report["ok"] is True and report["fairness"] == "sealed"
+    assert report["entropy_from"] and 0 in report["entropy_from"], report
     screenshot(page, f"{game}-over")
 
     # step-by-step replay of the finished game

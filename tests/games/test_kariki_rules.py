@@ -79,6 +79,8 @@ def test_C5_roll_off_in_seat_order_and_ties_throw_again() -> None:
     assert thrown == [0, 1, 2, 0, 2]  # seat order; only the tied seats throw again
     assert state.view(None)["first_roller"] == 2
     assert state.view(None)["phase"] == "direction"
+    tie = [e["text"] for e in state.events_for(None) if e["type"] == "roll-off-tie"]
+    assert tie == ["seat 0 and seat 2 tie and throw again"]  # each seat an interface names
 
 
 def test_K1_first_roller_chooses_the_direction() -> None:

@@ -401,3 +401,15 @@ def test_the_documented_example_replays() -> None:
     data = json.loads(path.read_text())
     state = replay(data)
     assert state.is_over() and state.result().to_json() == data["result"]
+
+
+def test_reroll_choices_and_their_events_name_the_runes() -> None:
+    state = start("WGG", "FIS", "GGI")  # the Fish, seat 1, holds fire, ingot, skull
+    game = state.game
+    labels = [game.choice_label(state.view(1), a) for a in state.legal_actions(1)]
+    assert labels[0] == "pay the pot"
+    assert "reroll fire and skull" in labels and "reroll all dice" in labels
+    assert "die" not in " ".join(labels)
+    reroll(state, 1, 0, 2)
+    assert state.log is not None
+    assert any(e.text == "Seat 1 rerolls fire and skull" for e in state.log)

@@ -7,6 +7,7 @@ import contextlib
 import json
 import random
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import anyio
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from dicehall.core.commitments import SealedDice, chain_value
 from dicehall.core.game import Game
 from dicehall.games import game_ids
 from dicehall.server import create_app
@@ -71,9 +73,13 @@ def create(client: TestClient, game: str, **body: Any) -> dict[str, Any]:
 class Conn:
     """One connection and every message it received, raw."""
 
-    def __init__(self, ws: WebSocketTestSession, seat: int | None) -> None:
+    def __init__(
+        self, ws: WebSocketTestSession, seat: int | None, entropy: bytes | None = None
+    ) -> None:
+        """`entropy`: the seat's hash-chain secret, whose values it sends as a page does."""
         self.ws = ws
         self.seat = seat
+        self.entropy = entropy
         self.messages: list[dict[str, Any]] = []
         self.pos: dict[str, Any] = {}
         self.over: dict[str, Any] | None = None
@@ -81,6 +87,12 @@ class Conn:
     def read(self) -> dict[str, Any]:
         m = receive(self.ws)
         self.messages.append(m)
+        round_ = (
+            m if m["type"] == "entropy" else m.get("entropy") if m["type"] == "welcome" else None
+        )
+        if round_ and self.entropy is not None:
+            value = chain_value(self.entropy, round_["batch"]).hex()
+            self.ws.send_json({"type": "reveal", "batch": round_["batch"], "value": value})
         if m["type"] in ("welcome", "update"):
             self.pos = m
         elif m["type"] == "over":
@@ -103,7 +115,8 @@ class Conn:
 def drive(conns: list[Conn], rng: random.Random, max_moves: int = 20_000) -> None:
     """Play the seated connections with random legal actions until "over" reaches all."""
     for c in conns:
-        c.read_until("welcome")
+        if not c.pos:
+            c.read_until("welcome")
     for _ in range(max_moves):
         latest = max(c.step for c in conns)
         for c in conns:
@@ -133,22 +146,44 @@ def roundtrip(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def check_messages(conns: list[Conn], transcript: Mapping[str, Any], game: Game) -> None:
+@dataclass
+class Secrets:
+    """What only the server holds of a table: its mode, its seed and the real steps."""
+
+    fairness: str
+    seed: str
+    steps: list[Any]
+
+
+def secrets_of(client: TestClient, table_id: str) -> Secrets:
+    store = client.app.state.hall.store  # type: ignore[attr-defined]
+    record = store.get(table_id)
+    return Secrets(record.fairness, record.seed, store.steps_of(table_id))
+
+
+def check_messages(
+    conns: list[Conn], transcript: Mapping[str, Any], game: Game, secret: Secrets
+) -> None:
     """Every message each connection got is exactly what its seat may see (C6).
 
-    The oracle is the game itself, replayed from the finished transcript: at
+    The oracle is the game itself, replayed from the table's real steps: at
     step k a connection of seat t must have been sent view(t), the legal
     actions of t and the events visible to t, nothing else; and view(t) must
     not change when everything hidden from t is redrawn. No message before
-    the end may hold the seed.
+    the end may hold the seed (a sealed table's, never). At a sealed table
+    every opening a seat got proves a throw the rules showed it, and no message
+    holds the secret of a throw the rules did not show that seat.
     """
+    from dicehall.core.shown import shown_throws
     from dicehall.core.transcript import apply_step
 
     rng = random.Random(7)
     state = game.new_state(record=True)
     seats: list[int | None] = [None, *range(game.seats)]
     snapshots = []
-    steps = transcript["steps"]
+    steps = secret.steps
+    if secret.fairness == "seed":
+        assert steps == transcript["steps"]
     for k in range(len(steps) + 1):
         if k:
             apply_step(state, steps[k - 1])
@@ -161,16 +196,27 @@ def check_messages(conns: list[Conn], transcript: Mapping[str, Any], game: Game)
             per_seat[t] = (view, legal)
         snapshots.append((len(state.log or ()), per_seat, list(state.actors())))
     log = state.log or []
-    seed = transcript["seed"]
+    seed = secret.seed
+    shown = shown_throws(game, steps)
+    dice = SealedDice(bytes.fromhex(seed))
     for conn in conns:
         t = conn.seat
         seen_over = False
+        hidden = [dice.opening(k).secret.hex() for k in shown.sealed(t)]
         for m in conn.messages:
+            text = json.dumps(m)
             if m["type"] == "over":
                 seen_over = True
-                assert m["seed"] == seed and m["commitment"] == transcript["commitment"]
-            if not seen_over:
-                assert seed not in json.dumps(m), f"the seed reached seat {t} before the end"
+                assert m["commitment"] == transcript["commitment"]
+                assert m.get("seed") == (seed if secret.fairness == "seed" else None)
+            if not seen_over or secret.fairness == "sealed":
+                assert seed not in text, f"the seed reached seat {t}"
+            if secret.fairness == "sealed":
+                for h in hidden:
+                    assert h not in text, f"seat {t} got the secret of a throw not shown to it"
+                for opening in m.get("openings", []):
+                    assert shown.shown_to(opening["throw"], t)
+                    assert opening == dice.opening(opening["throw"]).to_json()
             if m["type"] not in ("welcome", "update"):
                 continue
             k = m["step"]
@@ -183,3 +229,13 @@ def check_messages(conns: list[Conn], transcript: Mapping[str, Any], game: Game)
             expected = [e.to_json() for e in log[start:logged] if e.visible_to(t)]
             assert m["events"] == roundtrip(expected), f"seat {t} step {k}: events differ"
         assert seen_over
+    if secret.fairness == "sealed":
+        public_text = json.dumps(transcript)
+        assert seed not in public_text
+        for k in shown.sealed(None):
+            assert dice.opening(k).secret.hex() not in public_text, f"throw {k} in the transcript"
+
+
+def openings_of(conn: Conn) -> list[dict[str, Any]]:
+    """Every opening a connection received, as its page keeps them."""
+    return [o for m in conn.messages for o in m.get("openings", [])]

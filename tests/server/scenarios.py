@@ -3,13 +3,23 @@ PostgreSQL suite run these same scenarios, each with its own database URL."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 
 from dicehall.core.game import Game
 from dicehall.core.transcript import replay
 from dicehall.server.catalog import Catalog
-from tests.server.helpers import Conn, check_messages, create, drive, receive, running
+from tests.server.helpers import (
+    Conn,
+    check_messages,
+    create,
+    drive,
+    openings_of,
+    receive,
+    running,
+    secrets_of,
+)
 
 
 def full_game_leaks_nothing(
@@ -40,11 +50,22 @@ def full_game_leaks_nothing(
         summary = client.get(f"/api/tables/{tid}").json()
         assert summary["status"] == "over"
         transcript = client.get(f"/api/tables/{tid}/transcript").json()
-        assert client.get(f"/api/tables/{tid}/verify").json()["ok"]
+        report = client.get(f"/api/tables/{tid}/verify").json()
+        assert report["ok"], report
+        secret = secrets_of(client, tid)
+        for conn in conns[1:]:  # each seat proves its own hidden throws with what it got
+            mine = client.post(f"/api/tables/{tid}/verify", json={"openings": openings_of(conn)})
+            assert mine.json()["ok"], mine.json()
+            assert (
+                mine.json()["your_throws"] + mine.json()["sealed_throws"]
+                == (report["sealed_throws"])
+            )
+        after = json.dumps([summary, report])
+        assert secret.seed not in after
     assert len(transcript["steps"]) == summary["step"]
     final = replay(transcript, make=catalog.make)
     assert final.is_over()
-    check_messages(conns, transcript, catalog.make(gid, seats, transcript["options"]))
+    check_messages(conns, transcript, catalog.make(gid, seats, transcript["options"]), secret)
 
 
 def restart_mid_game_then_finish(db: str, gid: str, games: Mapping[str, type[Game]] | None) -> None:
@@ -79,10 +100,11 @@ def restart_mid_game_then_finish(db: str, gid: str, games: Mapping[str, type[Gam
             drive([conn], rng)
         transcript = client.get(f"/api/tables/{tid}/transcript").json()
         report = client.get(f"/api/tables/{tid}/verify").json()
+        secret = secrets_of(client, tid)
     assert report["ok"], report
     assert report["steps"] == len(transcript["steps"]) >= before["step"]
     check_messages(
-        [conn], transcript, catalog.make(gid, transcript["seats"], transcript["options"])
+        [conn], transcript, catalog.make(gid, transcript["seats"], transcript["options"]), secret
     )
 
 

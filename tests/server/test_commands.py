@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import logging
 import re
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,3 +64,24 @@ def test_server_logging_has_time_stamps_a_level_and_an_access_log_switch(
             logging.getLogger(name).handlers.clear()
             logging.getLogger(name).propagate = True
             logging.getLogger(name).setLevel(logging.NOTSET)
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line_first(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        command = Path(sys.executable).with_name("dicehall")
+        done = subprocess.run(
+            [str(command), "serve", "--port", str(port), "--db", str(tmp_path / "db")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode != 0
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert lines == [
+        f"dicehall serve: port {port} on 127.0.0.1 is already in use (another server?);"
+        " stop it or choose another with --port (make serve PORT=...)"
+    ]

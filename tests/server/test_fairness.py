@@ -26,7 +26,7 @@ MAKE = Catalog(GAMES).make
 def finished(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     db = tmp_path_factory.mktemp("fair") / "db.sqlite"
     with running(db) as client:
-        table = create(client, "duel", seats=3, bots={1: "random", 2: "random"})
+        table = create(client, "duel", seats=3, bots={1: "random", 2: "random"}, fairness="seed")
         tid = table["table_id"]
         with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
             drive([Conn(ws, 0)], random.Random(5))
@@ -47,11 +47,13 @@ def test_seed_opens_the_commitment_and_gives_every_throw(finished: dict[str, Any
     assert report == {
         "ok": True,
         "game": "duel",
+        "fairness": "seed",
         "commitment": finished["commitment"],
         "steps": len(finished["steps"]),
         "throws": len(throws),
         "error": None,
         "step": None,
+        "words": f"all {len(throws)} throws follow from the revealed seed",
     }
 
 

@@ -22,6 +22,7 @@ from tests.server.helpers import (
     drive,
     receive,
     running,
+    secrets_of,
     sqlite_url,
 )
 from tests.server.scenarios import full_game_leaks_nothing
@@ -131,5 +132,6 @@ def test_the_leak_check_catches_a_leak(tmp_path: Path, monkeypatch: pytest.Monke
             conns = [Conn(watcher, None), Conn(ws, 0)]
             drive(conns, random.Random(1))
         transcript = client.get(f"/api/tables/{tid}/transcript").json()
+        secret = secrets_of(client, tid)
     with pytest.raises(AssertionError, match="seat None"):
-        check_messages(conns, transcript, Catalog(TOY).make("duel", 2, {}))
+        check_messages(conns, transcript, Catalog(TOY).make("duel", 2, {}), secret)

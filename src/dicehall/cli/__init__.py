@@ -10,10 +10,21 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from dicehall.cli import catalog, odds, play, serve, sim, transcripts
+from dicehall.cli import catalog, odds, play, ratings, serve, sim, strategy, transcripts
 from dicehall.cli.common import app
 
-__all__ = ["app", "catalog", "main", "odds", "play", "serve", "sim", "transcripts"]
+__all__ = [
+    "app",
+    "catalog",
+    "main",
+    "odds",
+    "play",
+    "ratings",
+    "serve",
+    "sim",
+    "strategy",
+    "transcripts",
+]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

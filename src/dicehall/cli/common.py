@@ -11,7 +11,9 @@ from typing import Annotated, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
+from dicehall import __version__
 from dicehall.core import DicehallError, Game
 from dicehall.core.options import parse_option_args
 from dicehall.games import game_class, make_game
@@ -19,17 +21,35 @@ from dicehall.games import game_class, make_game
 app = typer.Typer(
     help="Hidden-information dice games: play, simulate, replay, study the odds, host tables.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
 out = Console()
 err = Console(stderr=True, soft_wrap=True)
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"dicehall {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Options of the command itself (--version; --install-completion for your shell)."""
+
+
 T = TypeVar("T")
 
 
 def fail(message: str) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(2)
 
 

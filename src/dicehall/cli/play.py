@@ -11,6 +11,7 @@ import typer
 
 from dicehall.cli.common import GameArg, OptionOpt, SeatsOpt, SeedOpt, app, configure, guarded, out
 from dicehall.core import RandomDice, Table, make_bots
+from dicehall.core.words import seat_name
 
 
 @app.command(rich_help_panel="Play")
@@ -32,9 +33,11 @@ def play(
     humans = set(range(g.seats)) if hotseat else {0}
     bot_name = bot or next(iter(g.bots()))
     if hotseat:
-        names = [typer.prompt(f"Nickname for seat {s}", default=f"Player {s}") for s in humans]
+        names = [
+            typer.prompt(f"Nickname for seat {s + 1}", default=seat_name(s)) for s in sorted(humans)
+        ]
     else:
-        names = [name] + [f"{bot_name.capitalize()} {s}" for s in range(1, g.seats)]
+        names = [name] + [seat_name(s, bot_name) for s in range(1, g.seats)]
     bots = guarded(
         lambda: make_bots(g, [bot_name], rng, [s for s in range(g.seats) if s not in humans])
     )
@@ -114,12 +117,12 @@ class TerminalGame:
             )
             self.watcher = seat
             self.print_events(recent=HANDOVER_EVENTS)
-        out.print(game.render(state.view(seat), self.table.names))
+        view = state.view(seat)
+        out.print(game.render(view, self.table.names))
         legal = state.legal_actions(seat)
         for i, action in enumerate(legal, 1):
-            out.print(
-                f"  [bold]{i:>2}[/] {self.name_seats(game.action_label(action))}", highlight=False
-            )
+            label = self.name_seats(game.choice_label(view, action))
+            out.print(f"  [bold]{i:>2}[/] {label}", highlight=False)
         while True:
             answer = input(f"{self.table.names[seat]}, your choice [1-{len(legal)}]: ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(legal):

@@ -19,6 +19,7 @@ from dicehall.cli.common import (
     app,
     configure,
     err,
+    fail,
     guarded,
     out,
 )
@@ -40,22 +41,40 @@ def sim(
     save_transcripts: Annotated[
         Path | None, typer.Option(help="Save every game's transcript in this folder.")
     ] = None,
+    batch: Annotated[
+        bool,
+        typer.Option(
+            "--batch",
+            help="Play all games at once with NumPy (random bots only; Kariki): "
+            "many times faster for large runs.",
+        ),
+    ] = False,
 ) -> None:
     """Bots play many games; prints wins per seat, mean steps and the flow of money."""
     g = guarded(lambda: configure(game, seats, option))
     names = [b.strip() for b in bots.split(",") if b.strip()]
     guarded(lambda: make_bots(g, names, random.Random(0)))  # unknown bot names fail early
-    if as_json:
+    if batch:
+        if set(names) != {"random"} or save_transcripts is not None:
+            fail("--batch plays random bots only and saves no transcripts")
+        from dicehall import batch as batch_sim
+
+        stats = guarded(lambda: batch_sim.simulate(g, games, seed))
+        if as_json:
+            print(json.dumps(stats.to_json()))
+            return
+    elif as_json:
         stats = guarded(lambda: simulate(g, names, games, seed, save_transcripts))
         print(json.dumps(stats.to_json()))
         return
-    with Progress(console=err, transient=True) as progress:
-        task = progress.add_task(f"{g.id}", total=games)
-        stats = guarded(
-            lambda: simulate(
-                g, names, games, seed, save_transcripts, lambda i: progress.advance(task)
+    else:
+        with Progress(console=err, transient=True) as progress:
+            task = progress.add_task(f"{g.id}", total=games)
+            stats = guarded(
+                lambda: simulate(
+                    g, names, games, seed, save_transcripts, lambda i: progress.advance(task)
+                )
             )
-        )
     table = RichTable(title=f"{g.name}: {games} games, {g.seats} seats")
     for col in ("seat", "bot", "wins", "win rate", f"net {stats.unit}", "mean net"):
         table.add_column(col, justify="right")

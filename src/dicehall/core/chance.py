@@ -79,7 +79,8 @@ def check_faces(dice: Throw, faces: object) -> Faces:
         raise ChanceError(f"this throw has {len(dice)} dice, got {len(faces)} faces: {list(faces)}")
     for i, die in enumerate(dice):
         face = faces[i]
-        if face.__class__ is bool or face not in die:
+        # faces are ints or strings: a lookalike (True, 2.0) compares equal but is refused
+        if (face.__class__ is not int and face.__class__ is not str) or face not in die:
             raise ChanceError(f"die {i} has faces {list(die)}, got {face!r}")
     return faces
 
@@ -150,8 +151,8 @@ def commitment_of(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def derive_faces(seed: bytes, index: int, dice: Throw) -> Faces:
-    """The faces of throw number `index` of a table with this seed."""
+def derive_faces(seed: bytes, index: int | str, dice: Throw) -> Faces:
+    """The faces of throw number `index` of a table with this seed (or key and label)."""
     out = []
     for d, die in enumerate(dice):
         digest = hmac.new(seed, f"{index}:{d}".encode(), hashlib.sha256).digest()

@@ -130,6 +130,11 @@ class Game(ABC):
         """An action in words for menus and logs: "claim Double Fives"."""
         return describe_action(action)
 
+    def choice_label(self, view: View, action: Action) -> str:
+        """An action in words for the seat whose view this is, which may name what only
+        that seat sees ("reroll fire and skull"); by default its action_label."""
+        return self.action_label(action)
+
     @classmethod
     def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
         """Exact odds for `dicehall odds` (query: its --dice, --beat, ... values).

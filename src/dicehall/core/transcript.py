@@ -11,14 +11,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from dicehall.core.chance import DiceSource
 from dicehall.core.errors import ChanceError, DicehallError, TranscriptError
 from dicehall.core.game import Game, State
+from dicehall.core.nesting import depth
 
 FORMAT = "dicehall-transcript"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)
+MAX_NESTING = 32  # levels of arrays and objects; a transcript needs fewer than ten
+"""Version 2 adds sealed tables' fields (docs/transcripts.md); version 1 files read as before."""
 
 
 def make_transcript(
@@ -38,18 +42,25 @@ def make_transcript(
     return data
 
 
-def load(path: str | Path) -> dict[str, Any]:
-    """Read a transcript file; malformed JSON raises TranscriptError."""
+def load(path: str | Path, what: str = "a transcript") -> dict[str, Any]:
+    """Read a transcript (or another JSON object) file; malformed JSON raises TranscriptError."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise TranscriptError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise TranscriptError(f"{path} is not UTF-8 text: byte {e.start} is not") from None
+    too_deep = TranscriptError(f"{path} nests arrays and objects deeper than {MAX_NESTING} levels")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise TranscriptError(f"{path} is not JSON: {e.msg} at line {e.lineno}") from None
+    except RecursionError:
+        raise too_deep from None
+    if depth(data, MAX_NESTING) > MAX_NESTING:
+        raise too_deep
     if not isinstance(data, dict):
-        raise TranscriptError("a transcript is a JSON object")
+        raise TranscriptError(f"{what} is a JSON object")
     return data
 
 
@@ -66,8 +77,11 @@ def game_of(data: Mapping[str, Any], make: GameMaker | None = None) -> Game:
 
     if data.get("format", FORMAT) != FORMAT:
         raise TranscriptError(f"format must be {FORMAT!r}; got {data.get('format')!r}")
-    if data.get("version", VERSION) != VERSION:
-        raise TranscriptError(f"unsupported version {data.get('version')!r}; this reads {VERSION}")
+    if data.get("version", VERSION) not in VERSIONS:
+        raise TranscriptError(
+            f"unsupported version {data.get('version')!r}; this reads versions "
+            f"{', '.join(map(str, VERSIONS))}"
+        )
     for key in ("game", "seats", "steps"):
         if key not in data:
             raise TranscriptError(f"missing field {key!r}")
@@ -80,27 +94,52 @@ def game_of(data: Mapping[str, Any], make: GameMaker | None = None) -> Game:
         raise TranscriptError(str(e)) from None
 
 
+class StepCheck(Protocol):
+    """Checks each step of a replay before it is applied (how online tables are verified)."""
+
+    def check(self, state: State, step: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """Raise a DicehallError if `step` may not follow `state`; or return the step
+        to apply in its place (a sealed throw its owner opened)."""
+
+
+class DiceCheck:
+    """Every throw must show exactly the faces `dice` give for the throw that is due."""
+
+    def __init__(self, dice: DiceSource) -> None:
+        self.dice = dice
+
+    def check(self, state: State, step: Mapping[str, Any]) -> None:
+        if "chance" in step:
+            check_throw(state, step["chance"], self.dice)
+        return None
+
+
 def replay(
     data: Mapping[str, Any],
     record: bool = True,
     make: GameMaker | None = None,
     dice: DiceSource | None = None,
+    check: StepCheck | None = None,
 ) -> State:
     """Re-apply every step; a step that breaks the rules raises TranscriptError naming it.
 
     With `dice` (a table's revealed `CommittedDice`), every throw must also
-    show exactly the faces those dice give for it: that is how a finished
-    online table's dice are verified.
+    show exactly the faces those dice give for it; a `check` sees every step
+    before it is applied: that is how a finished online table is verified.
     """
     game = game_of(data, make)
     steps = data["steps"]
     if not isinstance(steps, list):
         raise TranscriptError("steps must be a list")
+    if check is None and dice is not None:
+        check = DiceCheck(dice)
     state = game.new_state(record=record)
     for i, step in enumerate(steps):
         try:
-            if dice is not None and isinstance(step, dict) and "chance" in step:
-                check_throw(state, step["chance"], dice)
+            if check is not None:
+                if not isinstance(step, dict):
+                    raise TranscriptError(f"a step is a JSON object; got {step!r}")
+                step = check.check(state, step) or step
             apply_step(state, step)
         except DicehallError as e:
             raise TranscriptError(str(e), step=i) from None
@@ -126,9 +165,11 @@ def check_throw(state: State, faces: object, dice: DiceSource) -> None:
 
 
 def apply_step(state: State, step: object) -> None:
-    """Apply one transcript step to a state."""
+    """Apply one transcript step to a state; a sealed table's "entropy" record changes nothing."""
     if not isinstance(step, dict):
         raise TranscriptError(f"a step is a JSON object; got {step!r}")
+    if "entropy" in step:
+        return
     if "chance" in step:
         state.apply_chance(step["chance"])
         return

@@ -6,12 +6,47 @@ sockets.py   the WebSocket protocol at /ws/tables/{id}
 hall.py      every table the server holds: create, join, rematch, resume
 live.py      one table in play: steps, persistence, bots, timers, broadcasts
 store.py     the database (SQLAlchemy Core): table rows and ordered steps
-fairness.py  seeds, commitments and the verify report
+fairness.py  fair dice (sealed and seed tables) and the verify report
 catalog.py   the games a server offers
 limits.py    how much one client may create and join
 commands.py  `dicehall serve` and `dicehall verify`
+server_settings.py  the server's settings: DICEHALL_* variables, config file, flags
+
+The web stack (FastAPI, uvicorn, SQLAlchemy) comes with the `server` extra, so
+nothing here imports it until `create_app` is asked for: `dicehall verify`
+uses fairness.py alone and works without the extra.
 """
 
-from dicehall.server.app import create_app
+from __future__ import annotations
 
-__all__ = ["create_app"]
+import importlib.util
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dicehall.server.app import create_app
+
+__all__ = ["SERVER_MODULES", "create_app", "missing_modules"]
+
+SERVER_MODULES = (
+    "fastapi",
+    "starlette",
+    "uvicorn",
+    "sqlalchemy",
+    "pydantic_settings",
+    "websockets",
+)
+"""What the `server` extra brings; nothing outside this package (and `dicehall serve`)
+imports them, so the core, the other commands and `dicehall.env` install without them."""
+
+
+def missing_modules() -> list[str]:
+    """The modules of the `server` extra that are not installed."""
+    return [m for m in SERVER_MODULES if importlib.util.find_spec(m) is None]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from dicehall.server.app import create_app
+
+        return create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,11 +10,11 @@ declared in the OpenAPI document, which a schemathesis run checks.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import asyncio
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, HTTPException, Request
 from pydantic import BaseModel, Field
-from starlette.concurrency import run_in_threadpool
 
 from dicehall.core.errors import DicehallError
 from dicehall.server.compute import Compute
@@ -22,8 +22,18 @@ from dicehall.server.fairness import verify_transcript
 from dicehall.server.hall import Conflict, Forbidden, Hall, NotFound
 from dicehall.server.limits import Limits, PerAddress
 from dicehall.server.live import OVER, LiveTable
+from dicehall.server.settings import DEFAULT_GRACE_SECONDS, TableSettings
 
 Name = Annotated[str, Field(max_length=40)]
+
+Entropy = Annotated[
+    str | None,
+    Field(
+        None,
+        max_length=64,
+        description="your commitment to your entropy for the dice (sealed tables): 64 hex digits",
+    ),
+]
 
 
 class CreateTable(BaseModel):
@@ -32,13 +42,50 @@ class CreateTable(BaseModel):
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     bots: dict[int, str] = Field(default_factory=dict, description="seat -> bot name")
     names: list[Name] | None = Field(None, description="names by seat; bots get their own")
-    turn_seconds: float | None = Field(None, gt=0, le=3600, description="turn timer, or none")
+    turn_seconds: float | None = Field(
+        None, gt=0, le=3600, description="turn timer; a listed table gets 60 s if none is given"
+    )
     bot_delay_ms: int = Field(600, ge=0, le=10_000, description="pause before a bot moves")
+    fairness: Literal["sealed", "seed"] = Field(
+        "sealed", description="sealed: hidden dice stay secret; seed: revealed after the game"
+    )
+    entropy: Entropy = None
+    listed: bool = Field(True, description="shown in the lobby; false: only by room code")
+    grace_seconds: float = Field(
+        DEFAULT_GRACE_SECONDS, gt=0, le=3600, description="how long a gone seat waits for its bot"
+    )
+    time_bank_seconds: float | None = Field(
+        None, ge=0, le=3600, description="extra time per player; half a turn if not given"
+    )
+    when_empty: Literal["finish", "close"] = Field(
+        "finish", description="when every person has left: the bots finish, or the table closes"
+    )
+    spectator_chat: bool = Field(True, description="spectators may write in the table's chat")
+
+    def settings(self) -> TableSettings:
+        return TableSettings(
+            listed=self.listed,
+            grace_seconds=self.grace_seconds,
+            time_bank_seconds=self.time_bank_seconds,
+            when_empty=self.when_empty,
+            spectator_chat=self.spectator_chat,
+        )
 
 
 class Join(BaseModel):
     name: Name = ""
     seat: int | None = None
+    entropy: Entropy = None
+
+
+class Rematch(BaseModel):
+    entropy: Entropy = None
+
+
+class Openings(BaseModel):
+    openings: list[dict[str, Any]] = Field(
+        default_factory=list, max_length=100_000, description="the openings your page received"
+    )
 
 
 class Detail(BaseModel):
@@ -89,7 +136,7 @@ def api_router(hall: Hall, limits: Limits, compute: Compute) -> APIRouter:
 
     async def join(table: LiveTable, body: Join) -> dict[str, Any]:
         try:
-            seat, token = await hall.join(table, body.name, body.seat)
+            seat, token = await hall.join(table, body.name, body.seat, body.entropy)
         except Conflict as e:
             raise HTTPException(409, str(e)) from None
         except DicehallError as e:
@@ -114,6 +161,9 @@ def api_router(hall: Hall, limits: Limits, compute: Compute) -> APIRouter:
                 body.names,
                 body.turn_seconds,
                 body.bot_delay_ms,
+                body.settings(),
+                fairness=body.fairness,
+                entropy=body.entropy,
             )
         except DicehallError as e:
             raise HTTPException(400, str(e)) from None
@@ -121,22 +171,24 @@ def api_router(hall: Hall, limits: Limits, compute: Compute) -> APIRouter:
 
     @router.get("/tables")
     async def open_tables() -> list[dict[str, Any]]:
-        """Tables waiting for players or in play."""
+        """Listed tables waiting for players or in play (private ones are not listed)."""
         return hall.open_tables()
 
     @router.get("/tables/{table_id}", responses=errors(404))
     async def get_table(table_id: str) -> dict[str, Any]:
         """Public state: spectator view, seats, status, commitment; seed and result once over."""
         table = table_of(table_id)
-        return {**table.summary(), "view": table.state.view(None)}
+        return {**table.summary(), "view": table.public_view()}
 
     @router.post("/tables/{table_id}/join", responses=errors(400, 404, 409, 429, 503))
     async def join_table(table_id: str, body: Join, request: Request) -> dict[str, Any]:
         joins.check(client_address(request))
         return await join(table_of(table_id), body)
 
-    @router.get("/rooms/{room}", responses=errors(404))
-    async def get_room(room: str) -> dict[str, Any]:
+    @router.get("/rooms/{room}", responses=errors(404, 429))
+    async def get_room(room: str, request: Request) -> dict[str, Any]:
+        """A room's table, counted as a join: room codes are not for guessing."""
+        joins.check(client_address(request))
         try:
             return hall.by_room(room).summary()
         except NotFound as e:
@@ -152,26 +204,49 @@ def api_router(hall: Hall, limits: Limits, compute: Compute) -> APIRouter:
         return await join(table, body)
 
     @router.post("/tables/{table_id}/rematch", responses=errors(403, 404, 409, 429, 503))
-    async def rematch(table_id: str, x_seat_token: Annotated[str, Header()]) -> dict[str, Any]:
+    async def rematch(
+        table_id: str, x_seat_token: Annotated[str, Header()], body: Rematch | None = None
+    ) -> dict[str, Any]:
         """The same game, seats, options and bots again; every player gets the same new table."""
+        entropy = None if body is None else body.entropy
         try:
-            table, seat, token = await hall.rematch(table_of(table_id), x_seat_token)
+            table, seat, token = await hall.rematch(table_of(table_id), x_seat_token, entropy)
         except Forbidden as e:
             raise HTTPException(403, str(e)) from None
         except Conflict as e:
             raise HTTPException(409, str(e)) from None
+        except DicehallError as e:
+            raise HTTPException(400, str(e)) from None
         return {**seat_grant(table, seat, token), "commitment": table.record.commitment}
+
+    @router.get("/tables/{table_id}/chat", responses=errors(404))
+    async def chat(table_id: str) -> dict[str, Any]:
+        """The table's talk, oldest first: kept with the table, not in the transcript."""
+        table = table_of(table_id)
+        return {"messages": table.chat.messages() if table.chat is not None else []}
 
     @router.get("/tables/{table_id}/transcript", responses=errors(404, 409))
     async def transcript(table_id: str) -> dict[str, Any]:
-        """A finished game's transcript with its seed (hex) and commitment."""
-        return finished(table_id).transcript()
+        """A finished game's transcript: its seed (seed tables), or the openings of its
+        public throws and stand-ins for the others (sealed tables)."""
+        return await asyncio.to_thread(finished(table_id).transcript)
 
     @router.get("/tables/{table_id}/verify", responses=errors(404, 409))
     async def verify(table_id: str) -> dict[str, Any]:
-        """Seed against commitment, every throw against the seed, and the replay."""
-        transcript = finished(table_id).transcript()
-        return await run_in_threadpool(verify_transcript, transcript, hall.catalog.make)
+        """The verify report: every public throw against its opening (or every throw
+        against the seed), the entropy rounds, and the replay under the rules."""
+        table = finished(table_id)
+        return await asyncio.to_thread(
+            lambda: verify_transcript(table.transcript(), hall.catalog.make)
+        )
+
+    @router.post("/tables/{table_id}/verify", responses=errors(400, 404, 409))
+    async def verify_mine(table_id: str, body: Openings) -> dict[str, Any]:
+        """The verify report with a player's own openings: proves their hidden throws too."""
+        table = finished(table_id)
+        return await asyncio.to_thread(
+            lambda: verify_transcript(table.transcript(), hall.catalog.make, body.openings)
+        )
 
     @router.get("/odds/{game_id}", responses=errors(400, 404, 429, 503))
     async def odds(game_id: str, request: Request) -> list[dict[str, Any]]:

@@ -12,15 +12,17 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from dicehall import __version__
 from dicehall.core.game import Game
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
 from dicehall.server.compute import Compute
 from dicehall.server.config import ServerConfig
+from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
 from dicehall.server.sockets import serve_socket
-from dicehall.server.store import Store
+from dicehall.server.store import SQLITE_SYNCHRONOUS, Store
 from dicehall.server.workers import Busy
 
 log = logging.getLogger("dicehall.server")
@@ -34,16 +36,25 @@ def create_app(
     rate: float = 20.0,
     burst: int = 40,
     limits: Limits | None = None,
+    sqlite_synchronous: str = SQLITE_SYNCHRONOUS,
     config: ServerConfig | None = None,
 ) -> FastAPI:
     """The server on a database; `games` replaces the registry (tests), `rate`/`burst`
     limit each connection's messages a second, `limits` what each client address may
-    create, join and ask (limits.py), `config` the worker pools, retries and logging
-    (config.py)."""
+    create, join and ask (limits.py), `sqlite_synchronous` SQLite's pragma (store.py),
+    `config` the worker pools, retries and logging (config.py).
+    `dicehall serve` fills them from its settings (server_settings.py)."""
     limits = limits or Limits()
     config = config or ServerConfig()
-    store = Store(db_url, config.busy_timeout_seconds, config.write_queue)
-    hall = Hall(store, Catalog(games), limits.max_waiting_tables, config)
+    store = Store(
+        db_url,
+        synchronous=sqlite_synchronous,
+        busy_timeout=config.busy_timeout_seconds,
+        write_queue=config.write_queue,
+    )
+    hall = Hall(
+        store, Catalog(games), limits.max_waiting_tables, limits.waiting_minutes * 60, config
+    )
     compute = Compute(config)
 
     @asynccontextmanager
@@ -52,12 +63,14 @@ def create_app(
         resumed = await hall.resume_all()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
+        sweeper = asyncio.create_task(sweep_forever(hall))
         yield
+        sweeper.cancel()
         hall.close()
         compute.close()
         await asyncio.sleep(0)
 
-    app = FastAPI(title="dicehall", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
     app.include_router(api_router(hall, limits, compute))
 

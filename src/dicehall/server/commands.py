@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
 import logging.config
 import re
+import socket
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core.errors import TranscriptError
 from dicehall.core.transcript import load
 from dicehall.server.config import ServerConfig
 from dicehall.server.fairness import verify_transcript
+
+if TYPE_CHECKING:
+    from dicehall.server.server_settings import ServerSettings
 
 DEFAULT_DB = "sqlite:///data/dicehall.sqlite"
 MAX_FRAME = 64 * 1024  # a WebSocket frame above this closes the connection (messages: 8 KiB)
@@ -27,8 +33,7 @@ class _RedactTokens(logging.Filter):
         if record.name.startswith("uvicorn.access") and isinstance(record.args, tuple):
             # its formatters read the request's parts from args: blank them one by one
             record.args = tuple(
-                self.pattern.sub("token=***", a) if isinstance(a, str) else a
-                for a in record.args
+                self.pattern.sub("token=***", a) if isinstance(a, str) else a for a in record.args
             )
             return True
         record.msg = self.pattern.sub("token=***", record.getMessage())
@@ -60,7 +65,7 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 
 
 def logging_config(level: str = "info", access_log: bool = True) -> dict[str, Any]:
@@ -93,20 +98,61 @@ def logging_config(level: str = "info", access_log: bool = True) -> dict[str, An
     }
 
 
-def serve(host: str, port: int, db: str, config: ServerConfig | None = None) -> None:
+def check_port_free(host: str, port: int) -> None:
+    """Stop with one plain line, before anything else is printed, if the port is taken."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise SystemExit(
+                f"dicehall serve: port {port} on {host} is already in use (another server?);"
+                " stop it or choose another with --port (make serve PORT=...)"
+            ) from None
+        raise SystemExit(f"dicehall serve: cannot listen on {host}:{port}: {e.strerror}") from None
+
+
+SWITCH_SECONDS = 0.0005
+
+
+def tune_threads() -> None:
+    """Hand the interpreter lock between threads every half millisecond, not every five.
+
+    The database writer thread gives the lock up at every SQLite call and must wait
+    for it back while the event loop computes; at the default interval one step's
+    write waited up to tens of milliseconds that way, and every table's writes queue
+    behind it.
+    """
+    sys.setswitchinterval(SWITCH_SECONDS)
+
+
+def serve(settings: ServerSettings) -> None:
+    """Run the server with these settings (server_settings.load_settings) until it is stopped."""
     import uvicorn
 
     from dicehall.server.app import create_app
     from dicehall.server.store import DatabaseInUse
 
-    config = config or ServerConfig()
+    host, port = settings.host, settings.port
+    check_port_free(host, port)
+    config = ServerConfig(log_level=settings.log_level, access_log=settings.access_log)
     log_config = logging_config(config.log_level, config.access_log)
     logging.config.dictConfig(log_config)
     try:
-        app = create_app(database_url(db), config=config)
+        app = create_app(
+            database_url(settings.db),
+            rate=settings.message_rate,
+            burst=settings.message_burst,
+            limits=settings.limits(),
+            sqlite_synchronous=settings.sqlite_synchronous,
+            config=config,
+        )
     except DatabaseInUse as e:
         raise SystemExit(f"dicehall serve: {e}") from None
     tune_gc()
+    tune_threads()
     shown = f"[{host}]" if ":" in host else host
     print(f"dicehall server: open http://{shown}:{port}/ (API docs at /docs)", flush=True)
     uvicorn.run(
@@ -120,10 +166,12 @@ def serve(host: str, port: int, db: str, config: ServerConfig | None = None) -> 
     )
 
 
-def verify(path: str) -> dict[str, Any]:
-    """The verify report of a transcript file (see fairness.verify_transcript)."""
+def verify(path: str, openings: str | None = None) -> dict[str, Any]:
+    """The verify report of a transcript file, with a player's openings file if given
+    (see fairness.verify_transcript)."""
     try:
         data = load(path)
+        mine = None if openings is None else load(openings, "an openings file")
     except TranscriptError as e:
         return {"ok": False, "error": str(e), "step": None}
-    return verify_transcript(data)
+    return verify_transcript(data, mine=mine)

@@ -2,9 +2,7 @@
 
 Unfinished tables live in memory for as long as they are played (and are
 rebuilt from the database when the server starts); finished ones are
-rebuilt on demand and kept in a small cache. A new table or seat is written
-to the database before the hall holds it: if the database refuses
-(StorageError, a 503), nothing was created and the seat stays free.
+rebuilt on demand and kept in a small cache.
 """
 
 from __future__ import annotations
@@ -19,14 +17,23 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from dicehall.core.chance import commitment_of
 from dicehall.core.errors import DicehallError, OptionError
+from dicehall.core.words import seat_name
 from dicehall.server.catalog import Catalog
+from dicehall.server.chat import ChatStore, TableChat
 from dicehall.server.config import ServerConfig
-from dicehall.server.fairness import new_seed
+from dicehall.server.expiry import expiry_text, stale
+from dicehall.server.fairness import MODES, SEALED, check_commit, commitment_for, new_seed
 from dicehall.server.limits import TooManyRequests
-from dicehall.server.live import OVER, WAITING, LiveTable, SaveError, token_hash
+from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, SaveError, token_hash
+from dicehall.server.settings import (
+    SettingsStore,
+    TableSettings,
+    default_turn_seconds,
+    time_bank,
+)
 from dicehall.server.store import Store, TableRecord
+from dicehall.server.timebank import TimeBanks
 from dicehall.server.workers import Pool
 
 log = logging.getLogger("dicehall.server")
@@ -68,11 +75,10 @@ class Hall:
         store: Store,
         catalog: Catalog,
         max_waiting: int = 1000,
+        waiting_seconds: float = 30 * 60,
         config: ServerConfig | None = None,
     ) -> None:
         self.store = store
-        self.catalog = catalog
-        self.max_waiting = max_waiting
         self.config = config or ServerConfig()
         self.bot_pool = Pool(
             "bots",
@@ -80,6 +86,11 @@ class Hall:
             self.config.bot_queue,
             retry_after=self.config.retry_after_seconds,
         )
+        self.waiting_seconds = waiting_seconds
+        self.settings = SettingsStore(store.engine)
+        self.chats = ChatStore(store.engine)
+        self.catalog = catalog
+        self.max_waiting = max_waiting
         self.live: dict[str, LiveTable] = {}
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()
         self.rooms: dict[str, str] = {}
@@ -111,8 +122,11 @@ class Hall:
         return self.get(table_id)
 
     def open_tables(self) -> list[dict[str, Any]]:
+        """The lobby's list: listed tables waiting or in play (private ones only by room)."""
         out = []
         for table in self.live.values():
+            if not table.settings.listed:
+                continue
             taken = sum(1 for p in table.record.players if p["bot"] or p["token_hash"])
             out.append(
                 {
@@ -139,9 +153,16 @@ class Hall:
         names: list[str] | None,
         turn_seconds: float | None,
         bot_delay_ms: int,
+        settings: TableSettings | None = None,
+        fairness: str = SEALED,
+        entropy: str | None = None,
     ) -> tuple[LiveTable, int, str]:
-        """A new table; the host takes the first seat not given to a bot."""
+        """A new table; the host takes the first seat not given to a bot.
+
+        `entropy` is the host's commitment to its entropy for the dice (sealed tables)."""
         game = self.catalog.make(game_id, seats, options)
+        if fairness not in MODES:
+            raise OptionError(f"fairness must be one of {', '.join(MODES)}; got {fairness!r}")
         known = game.bots()
         for seat, bot in bots.items():
             if not 0 <= seat < game.seats:
@@ -158,18 +179,36 @@ class Hall:
         players: list[dict[str, Any]] = []
         for seat in range(game.seats):
             seat_bot = bots.get(seat)
-            default = f"{seat_bot} bot {seat + 1}" if seat_bot else f"Player {seat + 1}"
             name = names[seat] if names is not None and seat < len(names) else ""
-            players.append({"name": name.strip() or default, "bot": seat_bot, "token_hash": None})
+            players.append(
+                {
+                    "name": name.strip() or seat_name(seat, seat_bot),
+                    "bot": seat_bot,
+                    "token_hash": None,
+                }
+            )
         token = new_token()
         host = humans[0]
         players[host]["token_hash"] = token_hash(token)
+        if entropy is not None:
+            players[host]["entropy"] = check_commit(entropy)
+        settings = settings or TableSettings()
+        turns = default_turn_seconds(settings.listed, turn_seconds)
         table = await self._open(
-            game_id, game.seats, dict(game.options), players, turn_seconds, bot_delay_ms
+            game_id,
+            game.seats,
+            dict(game.options),
+            players,
+            turns,
+            bot_delay_ms,
+            settings,
+            fairness=fairness,
         )
         return table, host, token
 
-    async def join(self, table: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
+    async def join(
+        self, table: LiveTable, name: str, seat: int | None, entropy: str | None = None
+    ) -> tuple[int, str]:
         if table.status != WAITING:
             raise Conflict(f"table {table.id} is {table.status}: no seat is free")
         free = table.free_seats()
@@ -181,11 +220,14 @@ class Hall:
             raise OptionError(f"there is no seat {seat}; seats are 0 to {table.record.seats - 1}")
         elif seat not in free:
             raise Conflict(f"seat {seat} of table {table.id} is taken")
+        commit = None if entropy is None else check_commit(entropy)
         token = new_token()
-        await table.claim(seat, token, name.strip() or None)
+        await table.claim(seat, token, name.strip() or None, commit)
         return seat, token
 
-    async def rematch(self, old: LiveTable, token: str) -> tuple[LiveTable, int, str]:
+    async def rematch(
+        self, old: LiveTable, token: str, entropy: str | None = None
+    ) -> tuple[LiveTable, int, str]:
         """The rematch of a finished table: the same one for every player who asks."""
         seat = old.seat_of(token)
         if seat is None:
@@ -205,13 +247,22 @@ class Hall:
                 ]
                 r = old.record
                 await self._open(
-                    r.game, r.seats, r.options, players, r.turn_seconds, r.bot_delay_ms, old
+                    r.game,
+                    r.seats,
+                    r.options,
+                    players,
+                    r.turn_seconds,
+                    r.bot_delay_ms,
+                    old.settings,
+                    old,
+                    r.fairness,
                 )
         assert old.record.rematch_id is not None
         new = self.get(old.record.rematch_id)
         new_token_ = rematch_token(token, new.id)
         if new.record.players[seat]["token_hash"] is None:
-            await new.claim(seat, new_token_)
+            commit = None if entropy is None else check_commit(entropy)
+            await new.claim(seat, new_token_, None, commit)
         return new, seat, new_token_
 
     async def _open(
@@ -222,8 +273,12 @@ class Hall:
         players: list[dict[str, Any]],
         turn_seconds: float | None,
         bot_delay_ms: int,
+        settings: TableSettings,
         rematch_of: LiveTable | None = None,
+        fairness: str = SEALED,
     ) -> LiveTable:
+        """Stored before it is held: a database that refuses (StorageError, a 503) leaves
+        no table behind."""
         waiting = sum(1 for t in self.live.values() if t.status == WAITING)
         if waiting >= self.max_waiting:
             raise TooManyRequests(
@@ -241,13 +296,13 @@ class Hall:
             players=players,
             status=WAITING,
             seed=seed.hex(),
-            commitment=commitment_of(seed),
+            commitment=commitment_for(fairness, seed),
             turn_seconds=turn_seconds,
             bot_delay_ms=bot_delay_ms,
+            fairness=fairness,
         )
-        await self.store.write(
-            self.store.insert, record, None if rematch_of is None else rematch_of.id
-        )
+        old_id = None if rematch_of is None else rematch_of.id
+        await self.store.write(self._insert, record, old_id, settings)
         if rematch_of is not None:
             rematch_of.record.rematch_id = record.id
         table = self._rebuild(record, [])
@@ -255,6 +310,11 @@ class Hall:
         if not any(p["bot"] is None and p["token_hash"] is None for p in players):
             await table.begin()
         return table
+
+    def _insert(self, record: TableRecord, rematch_of: str | None, settings: TableSettings) -> None:
+        """In the database's writer thread: the table's row, then its settings."""
+        self.store.insert(record, rematch_of)
+        self.settings.insert(record.id, settings)
 
     def _new_room(self) -> str:
         while True:
@@ -267,6 +327,9 @@ class Hall:
     def _rebuild(self, record: TableRecord, steps: list[Any]) -> LiveTable:
         game = self.catalog.make(record.game, record.seats, record.options)
         table = LiveTable(record, game, self.store, self.config, self.bot_pool)
+        table.settings = self.settings.get(record.id)
+        table.chat = TableChat(self.chats, record.id, table.settings, self.settings)
+        table.banks = TimeBanks(time_bank(table.settings, record.turn_seconds))
         table.replay(steps)
         return table
 
@@ -278,7 +341,7 @@ class Hall:
         self.rooms[table.record.room] = table.id
 
     def _on_change(self, table: LiveTable) -> None:
-        if table.status == OVER and table.id in self.live:
+        if table.status in (OVER, CLOSED) and table.id in self.live:
             del self.live[table.id]
             self.rooms.pop(table.record.room, None)
             self._keep_finished(table)
@@ -288,6 +351,14 @@ class Hall:
         self.finished.move_to_end(table.id)
         while len(self.finished) > FINISHED_CACHE:
             self.finished.popitem(last=False)
+
+    def expire(self, now: float) -> list[str]:
+        """Close every table still waiting for players after waiting_seconds (expiry.py)."""
+        closed = []
+        for table in stale(list(self.live.values()), now, self.waiting_seconds):
+            table.shut(expiry_text(self.waiting_seconds))
+            closed.append(table.id)
+        return closed
 
     async def resume_all(self) -> int:
         """Rebuild every unfinished table from its stored steps and go on playing."""

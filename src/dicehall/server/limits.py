@@ -74,13 +74,22 @@ class Limits:
     joins_per_minute: float = 30.0  # seat requests (by table or room) per client address
     joins_burst: int = 30
     max_waiting_tables: int = 1000  # tables waiting for players, over all clients
+    waiting_minutes: float = 30.0  # then a table still waiting is closed (expiry.py)
     odds_per_minute: float = 30.0  # GET /api/odds per client address (answers are cached)
     odds_burst: int = 20
 
     @classmethod
     def generous(cls, n: int = 1_000_000) -> Limits:
         """Limits no test or benchmark on one address will meet."""
-        return cls(n, n, n, n, n, n, n)
+        return cls(
+            tables_per_minute=n,
+            tables_burst=n,
+            joins_per_minute=n,
+            joins_burst=n,
+            max_waiting_tables=n,
+            odds_per_minute=n,
+            odds_burst=n,
+        )
 
 
 class PerAddress:

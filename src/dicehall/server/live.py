@@ -1,18 +1,18 @@
 """One table held by the server: its state, players, listeners, bots and timers.
 
 Everything here runs on the server's event loop; only the database write and
-a bot's thinking are awaited in worker threads. A table's steps are taken one
-at a time (`self.lock`), in a fixed order: work out the new steps on a copy of
-the state (illegal input raises and changes nothing), throw the dice that fall
-due, write the new steps to the database, and only then bring the table's
-state along and tell every listener, each with its own seat's view and events.
-So `self.state` is always the stored position: a client connecting while a
-write is on its way sees the position before it, then the update.
+a bot's thinking are awaited in worker threads. A table takes its steps one
+at a time (`self.lock`), in a fixed order: apply to the state (illegal input
+raises and changes nothing), throw the dice that fall due, write the new steps
+to the database, and only then tell every listener, each with its own seat's
+view and events. A connection that opens while a step is being written gets
+its welcome once the write is done (sockets.py waits for the lock).
 
 A write the database refuses is retried with backoff while the table's
-listeners are told it is paused; if it never succeeds the step is dropped
-whole and the mover told to try again. Either way bots and timers are planned
-afresh, so a bot whose move could not be saved moves again.
+listeners are told it is paused; if it never succeeds the table goes back to
+its last stored step and the mover is told to try again. Either way bots and
+timers are planned afresh, so a bot whose move could not be saved moves again.
+A step runs to its end even if the mover's connection closes meanwhile.
 
 Every move names the step it answers (`act(seat, action, step)`): a move for
 a turn that has passed is refused as stale, so a frame sent twice (a double
@@ -30,21 +30,26 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from dicehall.core.bots import Bot
-from dicehall.core.chance import CommittedDice
 from dicehall.core.errors import DicehallError, IllegalActionError
 from dicehall.core.game import Action, Game, State
 from dicehall.core.transcript import apply_step, make_transcript
+from dicehall.server.chat import TableChat
 from dicehall.server.config import ServerConfig
+from dicehall.server.fairness import REVEAL_SECONDS, TableDice, table_dice
+from dicehall.server.presence import Presence
+from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
+from dicehall.server.timebank import TimeBanks
 from dicehall.server.workers import Busy, Pool
 
 log = logging.getLogger("dicehall.server")
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+CLOSED = "closed"  # expired while waiting, or left by every person (settings.when_empty)
 
 
 class Listener(Protocol):
@@ -56,7 +61,7 @@ class Listener(Protocol):
 
 
 class SaveError(Busy):
-    """The database refused a step; the table is still at its last stored step."""
+    """The database refused a step; the table went back to its last stored step."""
 
     def __init__(self, message: str, retry_after: int = 5) -> None:
         super().__init__(message, retry_after)
@@ -84,32 +89,41 @@ class LiveTable:
         self.store = store
         self.config = config or ServerConfig()
         self.bot_pool = bot_pool or Pool("bots", 0, 1)
-        self.seed = bytes.fromhex(record.seed)
-        self.steps: list[dict[str, Any]] = []
-        self.state: State = game.new_state(record=True)
-        self.dice = CommittedDice(self.seed)
-        self.listeners: set[Listener] = set()
-        self.bots: dict[int, Bot] = {}
-        self.deadlines: dict[int, float] = {}
         self.lock = asyncio.Lock()  # one step (or seat change) at a time
         self.paused: str | None = None  # why, while a refused write is being retried
         # seat -> (the step its turn began at, its legal actions then): what a move must answer
         self._turns: dict[int, tuple[int, list[Action]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._public: tuple[int, Any] | None = None  # (step, spectator view) while stepping
+        self.steps: list[dict[str, Any]] = []
+        self.stored_status = record.status
+        self.state: State = game.new_state(record=True)
+        self.dice: TableDice = table_dice(record, game)
+        self._round_timer: asyncio.TimerHandle | None = None
+        self.listeners: set[Listener] = set()
+        self.bots: dict[int, Bot] = {}
+        self.deadlines: dict[int, float] = {}
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._bot_turns: dict[int, asyncio.Handle] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
         self.on_change: Callable[[LiveTable], None] | None = None
+        self.settings = TableSettings()
+        self.presence = Presence(self)
+        self.chat: TableChat | None = None  # set by the hall, which holds the chat's store
+        self.timeout_seats: set[int] = set()  # stand-ins that make the safe move (conceded)
+        self.hurried = False  # nobody left to watch: bots move without a pause
+        self.banks = TimeBanks(0.0)  # set by the hall from the settings (timebank.py)
+        self.clock: Callable[[], float] = time.time  # turn deadlines; tests set a fake one
 
     # --- building ------------------------------------------------------------------
 
     def replay(self, steps: list[Any]) -> None:
         """Bring the state to the stored steps (a restart, or a finished table looked up)."""
         self.state = self.game.new_state(record=True)
-        self.dice = CommittedDice(self.seed)
+        self.dice = table_dice(self.record, self.game)
         for step in steps:
             apply_step(self.state, step)
-            if "chance" in step:
-                self.dice.count += 1
+            self.dice.follow(step, replayed=True)
+        self.dice.take_news()
         self.steps = list(steps)
         self._turns = {}
         self._track_turns(None)
@@ -177,40 +191,65 @@ class LiveTable:
                     "human": p["bot"] is None,
                     "taken": p["bot"] is not None or p["token_hash"] is not None,
                     "connected": p["bot"] is not None or self.connected(s),
+                    **self.presence.seat_facts(s),
                 }
                 for s, p in enumerate(r.players)
             ],
             "free_seats": self.free_seats(),
             "turn_seconds": r.turn_seconds,
             "bot_delay_ms": r.bot_delay_ms,
-            "step": self.step,
+            "step": self._public[0] if self._public is not None else self.step,
             "paused": self.paused,
-            "commitment": r.commitment,
+            **self.dice.public(r.status == OVER),
             "rematch_id": r.rematch_id,
+            "settings": self.settings.to_json(),
+            "time_bank": {"seconds": self.banks.seconds, "left": self.banks.to_json()},
+            "host": self.presence.host(),
         }
         if r.status == OVER:
-            data["seed"] = r.seed
             data["result"] = self.state.result().to_json()
         return data
 
-    async def claim(self, seat: int, token: str, name: str | None = None) -> None:
-        """Give a free seat to a token: stored first, so a refused write leaves it free.
+    async def claim(
+        self, seat: int, token: str, name: str | None = None, entropy: str | None = None
+    ) -> None:
+        """A player takes a seat; `entropy`: their commitment to their entropy (checked hex).
 
-        Raises StorageError (503) when the database refuses; the seat stays free.
+        Stored first: when the database refuses (StorageError, a 503) the seat stays free.
         """
-        await self._whole(self._claim(seat, token, name))
+        await self._whole(self._claim(seat, token, name, entropy))
         if self.status == WAITING and not self._unclaimed():
             await self.begin()
 
-    async def _claim(self, seat: int, token: str, name: str | None) -> None:
+    async def _claim(self, seat: int, token: str, name: str | None, entropy: str | None) -> None:
         async with self.lock:
             players = copy.deepcopy(self.record.players)
             players[seat].update(token_hash=token_hash(token), reserved=False)
             if name is not None:
                 players[seat]["name"] = name
-            await self.store.write(self.store.save_players, self.id, players, self.status)
+            if entropy is not None:
+                players[seat]["entropy"] = entropy
+            await self.store.write(self.store.save_players, self.id, players, self.stored_status)
             self.record.players = players
+            if entropy is not None:
+                self.dice.commit(seat, entropy)
             self.notify_seats()
+
+    def commit(self, seat: int, entropy: str) -> None:
+        """A seated player's commitment to their entropy, while the table waits for players."""
+        if self.record.status != WAITING:
+            raise IllegalActionError(
+                "entropy commitments close when the game starts: send yours with your join"
+            )
+        self._set_commit(seat, entropy)
+        self.store.save_players(self.id, self.record.players, self.stored_status)
+
+    def _set_commit(self, seat: int, entropy: str) -> None:
+        self.record.players[seat]["entropy"] = entropy
+        self.dice.commit(seat, entropy)
+
+    def save_players(self) -> None:
+        self.store.save_players(self.id, self.record.players, self.stored_status)
 
     def _unclaimed(self) -> list[int]:
         return [
@@ -226,9 +265,12 @@ class LiveTable:
         await self._whole(self._start())
 
     async def _start(self) -> None:
-        async with self.lock:
-            if self.status == WAITING:
-                await self._advance(None, None, PLAYING)
+        async with self._stepping():
+            if self.record.status != WAITING:
+                return
+            self.record.status = PLAYING
+            await self._commit(len(self.steps), len(self.state.log or ()), None)
+            self.presence.game_started()
 
     async def begin(self) -> None:
         """Start now, or, if the database refuses, as soon as it takes the start: the
@@ -246,20 +288,54 @@ class LiveTable:
 
     async def resume(self) -> None:
         """After a restart: go on where the stored steps left off."""
-        if self.status == PLAYING:
+        if self.record.status == PLAYING:
             await self._whole(self._resume())
 
     async def _resume(self) -> None:
-        async with self.lock:
-            await self._advance(None, None, PLAYING)
+        async with self._stepping():
+            await self._commit(len(self.steps), len(self.state.log or ()), None)
+            self.presence.game_started()
 
     async def act(self, seat: int, action: Action, step: int) -> None:
-        """A seat's action answering `step`; a stale or illegal one raises and changes nothing."""
+        """A seat's action answering `step`; a stale or illegal one raises, nothing changes."""
         await self._move(seat, action, step)
 
     async def timeout(self, seat: int, step: int) -> None:
         """The seat's timer ran out (or its bot failed): the game's default for it."""
         await self._move(seat, None, step)
+
+    async def _move(self, seat: int, action: Action | None, step: int) -> None:
+        if self.paused is not None:
+            raise SaveError(f"the table is paused: {self.paused}; wait until it resumes")
+        await self._whole(self._locked_move(seat, action, step))
+
+    async def _locked_move(self, seat: int, action: Action | None, step: int) -> None:
+        async with self._stepping():
+            self._check_playing()
+            self._check_fresh(seat, step)
+            first, logged = len(self.steps), len(self.state.log or ())
+            if action is None:
+                self.state.timeout(seat)
+                self.steps.append({"seat": seat, "timeout": True})
+            else:
+                played = self.state.apply(seat, action)
+                self.steps.append({"seat": seat, "action": dict(played)})
+            await self._commit(first, logged, seat)
+
+    @contextlib.asynccontextmanager
+    async def _stepping(self) -> AsyncIterator[None]:
+        """Hold the lock for a step; until it is stored, the public facts stay those of the
+        last stored step (GET /api/tables/{id} during a write or a pause)."""
+        async with self.lock:
+            self._public = (self.step, self.state.view(None))
+            try:
+                yield
+            finally:
+                self._public = None
+
+    def public_view(self) -> Any:
+        """The spectator's view of the last stored step."""
+        return self._public[1] if self._public is not None else self.state.view(None)
 
     async def _whole(self, job: Coroutine[Any, Any, None]) -> None:
         """Run a step to its end even if the caller goes away (a closed connection cancels
@@ -270,19 +346,11 @@ class LiveTable:
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
         await asyncio.shield(task)
 
-    async def _move(self, seat: int, action: Action | None, step: int) -> None:
-        if self.paused is not None:
-            raise SaveError(f"the table is paused: {self.paused}; wait until it resumes")
-        await self._whole(self._locked_move(seat, action, step))
-
-    async def _locked_move(self, seat: int, action: Action | None, step: int) -> None:
-        async with self.lock:
-            if self.status == WAITING:
-                raise IllegalActionError("the game has not started: waiting for players")
-            if self.status == OVER:
-                raise IllegalActionError("the game is over")
-            self._check_fresh(seat, step)
-            await self._advance(seat, action, PLAYING)
+    def _spawn(self, job: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
+        """Run a coroutine of this table as a task, kept until done (close cancels it)."""
+        task = asyncio.get_running_loop().create_task(job(*args))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _check_fresh(self, seat: int, step: int) -> None:
         """Refuse a move that answers a step the seat's turn has moved past."""
@@ -296,47 +364,61 @@ class LiveTable:
                 f" and this turn began at step {began}; nothing was played"
             )
 
-    async def _advance(self, mover: int | None, action: Action | None, status: str) -> None:
-        """Take the mover's step (none: just throw what is due), store, then tell everyone.
+    def _track_turns(self, mover: int | None) -> None:
+        """Note when each actor's turn began: a mover's own turn always begins anew, another
+        seat's only when its legal actions changed (a simultaneous choice stays open)."""
+        now = self.step
+        actors = self.state.actors() if self.status == PLAYING else ()
+        turns: dict[int, tuple[int, list[Action]]] = {}
+        for seat in actors:
+            legal = list(self.state.legal_actions(seat))
+            held = self._turns.get(seat)
+            keep = held is not None and seat != mover and held[1] == legal
+            turns[seat] = held if keep and held is not None else (now, legal)
+        self._turns = turns
 
-        With the lock held. The steps are worked out on a copy: `self.state`
-        changes only once they are stored.
-        """
-        state = self.state.clone()
-        first, logged = self.step, len(self.state.log or ())
-        new: list[dict[str, Any]] = []
-        if mover is not None:
-            if action is None:
-                state.timeout(mover)
-                new.append({"seat": mover, "timeout": True})
-            else:
-                played = state.apply(mover, action)
-                new.append({"seat": mover, "action": dict(played)})
-        dice = CommittedDice(self.seed)
-        dice.count = self.dice.count
+    def _check_playing(self) -> None:
+        if self.record.status == WAITING:
+            raise IllegalActionError("the game has not started: waiting for players")
+        if self.record.status == OVER:
+            raise IllegalActionError("the game is over")
+        if self.record.status == CLOSED:
+            raise IllegalActionError("the table is closed")
+
+    async def _commit(self, first: int, logged: int, mover: int | None) -> None:
+        """Throw due dice, store the new steps, then plan timers and bots and tell everyone.
+
+        With the lock held."""
+        state = self.state
         while state.is_chance():
-            faces = dice.throw(state.chance_dice())
+            if not self.dice.ready():  # a sealed table: the seats' entropy comes first
+                self.dice.open_round()
+                if self.dice.waiting_now():
+                    break
+                self.steps.append(self.dice.close_round())
+                continue
+            faces = self.dice.throw(state.chance_dice())
             state.apply_chance(faces)
-            new.append({"chance": list(faces)})
+            self.steps.append({"chance": list(faces)})
+        for step in self.steps[first:]:
+            self.dice.follow(step)
         if state.is_over():
-            status = OVER
-        changed = status if status != self.status else None
-        if not new and changed is None:
-            self._plan(mover)
-            return
-        try:
-            await self._store(first, new, changed)
-        except SaveError:
-            self._plan(None, retry=True)
-            raise
-        for step in new:
-            apply_step(self.state, step)
-        self.steps.extend(new)
-        self.dice.count = dice.count
-        self.record.status = status
-        self._track_turns(mover)
+            self.record.status = OVER
+        changed = self.record.status if self.record.status != self.stored_status else None
+        if self.steps[first:] or changed is not None:
+            try:
+                await self._store(first, self.steps[first:], changed)
+            except SaveError:
+                self.record.status = self.stored_status
+                self.replay(self.steps[:first])
+                self._plan(None, retry=True)
+                raise
+            self.stored_status = self.record.status
+            self._track_turns(mover)
         self._plan(mover)
         self._broadcast(first, logged)
+        if self.dice.round is not None and self._round_timer is None:
+            self._announce_round()
         self._changed()
 
     async def _store(self, first: int, new: list[dict[str, Any]], status: str | None) -> None:
@@ -353,7 +435,6 @@ class LiveTable:
                     return
                 except Busy as e:
                     attempt += 1
-                    log.debug("table %s: write attempt %d failed", self.id, attempt, exc_info=e)
                     if time.monotonic() - began + delay > cfg.retry_give_up_seconds:
                         log.error("table %s: gave up storing steps from %d: %s", self.id, first, e)
                         raise SaveError(
@@ -364,34 +445,54 @@ class LiveTable:
                             "table %s: paused, steps from %d not stored: %s", self.id, first, e
                         )
                         self.paused = str(e)
-                        self._tell({"type": "paused", "message": f"the table is paused: {e}"})
+                        self.tell_all({"type": "paused", "message": f"the table is paused: {e}"})
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, cfg.retry_max_seconds)
         finally:
             if self.paused is not None:
                 self.paused = None
                 log.warning("table %s: resumed after %d attempts", self.id, attempt + 1)
-                self._tell({"type": "resumed"})
+                self.tell_all({"type": "resumed"})
 
-    def _track_turns(self, mover: int | None) -> None:
-        """Note when each actor's turn began: a mover's own turn always begins anew, another
-        seat's only when its legal actions changed (a simultaneous choice stays open)."""
-        now = self.step
-        actors = self.state.actors() if self.status == PLAYING else ()
-        turns: dict[int, tuple[int, list[Action]]] = {}
-        for seat in actors:
-            legal = list(self.state.legal_actions(seat))
-            held = self._turns.get(seat)
-            keep = held is not None and seat != mover and held[1] == legal
-            turns[seat] = held if keep and held is not None else (now, legal)
-        self._turns = turns
+    # --- the seats' entropy (sealed tables) ------------------------------------------
+
+    def _announce_round(self) -> None:
+        """Ask the seats for their values; throw without the missing ones when time is up."""
+        text = json.dumps(self.dice.round)
+        for listener in list(self.listeners):
+            listener.push(text)
+        loop = asyncio.get_running_loop()
+        self._round_timer = loop.call_later(REVEAL_SECONDS, self._spawn, self._close_round)
+
+    async def reveal(self, seat: int, batch: object, value: object) -> None:
+        """A seat's entropy value for the open round; a wrong one raises, nothing changes."""
+        self.dice.reveal(seat, batch, value)
+        if not self.dice.waiting_now():
+            await self._close_round()
+
+    async def _close_round(self) -> None:
+        await self._whole(self._locked_close_round())
+
+    async def _locked_close_round(self) -> None:
+        async with self._stepping():
+            if self._round_timer is not None:
+                self._round_timer.cancel()
+                self._round_timer = None
+            if self.dice.round is None or self.record.status != PLAYING:
+                return
+            first, logged = len(self.steps), len(self.state.log or ())
+            self.steps.append(self.dice.close_round())
+            try:
+                await self._commit(first, logged, None)
+            except SaveError:
+                log.exception("table %s: the entropy round could not be stored", self.id)
 
     # --- timers and bots -----------------------------------------------------------
 
     def _plan(self, mover: int | None, retry: bool = False) -> None:
         """Timers for human actors and turns for bot actors; after a failure (`retry`)
         bots try again after a pause rather than at once."""
-        actors = self.state.actors() if self.status == PLAYING else ()
+        actors = self.state.actors() if self.record.status == PLAYING else ()
         for seat in list(self.deadlines):
             if seat == mover or seat not in actors:
                 self._cancel_timer(seat)
@@ -399,25 +500,20 @@ class LiveTable:
         for seat in actors:
             if seat in self.bots:
                 if seat not in self._bot_turns:
-                    delay = self.record.bot_delay_ms / 1000
+                    delay = 0 if self.hurried else self.record.bot_delay_ms / 1000
                     if retry:
                         delay = max(delay, self.config.retry_max_seconds)
                     self._bot_turns[seat] = loop.call_later(
                         delay, self._spawn, self._bot_turn, seat
                     )
             elif self.record.turn_seconds is not None and seat not in self.deadlines:
-                self.deadlines[seat] = time.time() + self.record.turn_seconds
+                self.deadlines[seat] = self.clock() + self.record.turn_seconds
                 self._timers[seat] = loop.call_later(
                     self.record.turn_seconds, self._spawn, self._expire, seat
                 )
 
-    def _spawn(self, job: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
-        """Run a coroutine of this table as a task, kept until done (close cancels it)."""
-        task = asyncio.get_running_loop().create_task(job(*args))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     def _cancel_timer(self, seat: int) -> None:
+        self.banks.stop(seat, self.clock())
         self.deadlines.pop(seat, None)
         timer = self._timers.pop(seat, None)
         if timer is not None:
@@ -425,9 +521,16 @@ class LiveTable:
 
     async def _expire(self, seat: int) -> None:
         self._timers.pop(seat, None)
-        self.deadlines.pop(seat, None)
-        if self.status != PLAYING or seat not in self.state.actors():
+        if self.record.status != PLAYING or seat not in self.state.actors():
             return
+        if seat not in self.banks.drawing:  # the turn's time is up: on to the time bank
+            extra = self.banks.draw(seat, self.clock())
+            if extra > 0:
+                self.deadlines[seat] = self.clock() + extra
+                loop = asyncio.get_running_loop()
+                self._timers[seat] = loop.call_later(extra, self._spawn, self._expire, seat)
+                self.tell_all(self.clock_message())
+                return
         try:
             await self.timeout(seat, self.step)
         except (DicehallError, SaveError):
@@ -438,14 +541,18 @@ class LiveTable:
         """The bot thinks in a worker thread on its own copy of its view; if the position
         moved on meanwhile, its move is stale and the bot is asked again."""
         self._bot_turns.pop(seat, None)
-        if self.status != PLAYING or seat not in self.state.actors():
+        if self.record.status != PLAYING or seat not in self.state.actors():
             return
         step = self.step
-        view = copy.deepcopy(self.state.view(seat))
-        legal: Sequence[Action] = list(self.state.legal_actions(seat))
         try:
+            if seat in self.timeout_seats:
+                await self._move(seat, None, step)
+                return
+            view = copy.deepcopy(self.state.view(seat))
+            legal: Sequence[Action] = list(self.state.legal_actions(seat))
+            action: Action | None
             try:
-                action: Action | None = await self.bot_pool.run(self.bots[seat].choose, view, legal)
+                action = await self.bot_pool.run(self.bots[seat].choose, view, legal)
             except Busy:
                 self._plan(None, retry=True)
                 return
@@ -468,15 +575,81 @@ class LiveTable:
             log.exception("table %s: the bot turn of seat %d failed", self.id, seat)
             self._plan(None, retry=True)
 
+    # --- the table's bot standing in for an absent person (presence.py) -------------
+
+    def add_stand_in(self, seat: int, bot: str, timeouts: bool) -> None:
+        """The table plays the seat from now on: with the bot, or its safe move (timeouts)."""
+        self._cancel_timer(seat)
+        self.bots[seat] = self.game.bots()[bot](self.game, seat, random.Random())
+        if timeouts:
+            self.timeout_seats.add(seat)
+        if self.record.status == PLAYING:
+            self._plan(None)
+
+    def remove_stand_in(self, seat: int) -> None:
+        """The seat's player is back: their turn (and its timer) is theirs again."""
+        self.bots.pop(seat, None)
+        self.timeout_seats.discard(seat)
+        handle = self._bot_turns.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+        if self.record.status == PLAYING:
+            self._plan(None)
+
+    def hurry(self) -> None:
+        """Nobody is left to follow the game: the bots play on without pausing."""
+        if self.hurried:
+            return
+        self.hurried = True
+        for seat, handle in list(self._bot_turns.items()):
+            handle.cancel()
+            del self._bot_turns[seat]
+        self._plan(None)
+
+    def shut(self, why: str) -> None:
+        """Close the table unfinished: it expired waiting (expiry.py), or every person left
+        and the host chose to close such a game. Its steps stay; it is never resumed."""
+        self.record.status = CLOSED
+        self.store.append(self.id, len(self.steps), [], CLOSED)
+        self.stored_status = CLOSED
+        self.close()
+        self.notice(why, None, "closed")
+        self.notify_seats()
+        self._changed()
+
+    def clock_message(self) -> dict[str, Any]:
+        """New deadlines when a seat begins to spend its time bank (public, like all timers)."""
+        return {
+            "type": "clock",
+            "deadline": self.deadline(),
+            "deadlines": {str(s): t for s, t in self.deadlines.items()},
+            "time_banks": self.banks.to_json(),
+        }
+
+    def notice(self, text: str, seat: int | None, kind: str) -> None:
+        """Tell everyone at the table something about its people (never about the game)."""
+        self.tell_all({"type": "notice", "kind": kind, "seat": seat, "text": text})
+
+    def tell_all(self, message: dict[str, Any]) -> None:
+        """One public message, the same for every listener: seats, notices, chat."""
+        text = json.dumps(message)
+        for listener in list(self.listeners):
+            listener.push(text)
+
     def close(self) -> None:
         """Stop timers and bots (server shutdown): the stored steps are the table."""
+        self.presence.close()
         for seat in list(self._timers):
             self._cancel_timer(seat)
         for handle in self._bot_turns.values():
             handle.cancel()
         self._bot_turns.clear()
+        if self._round_timer is not None:
+            self._round_timer.cancel()
+            self._round_timer = None
         for task in self._tasks:
-            task.cancel()
+            if task is not asyncio.current_task():
+                task.cancel()
 
     # --- what listeners see --------------------------------------------------------
 
@@ -486,11 +659,12 @@ class LiveTable:
     def _position(self, seat: int | None) -> dict[str, Any]:
         state = self.state
         legal = state.legal_actions(seat) if seat is not None and self.status == PLAYING else ()
+        view = state.view(seat)
         return {
-            "step": self.step,
+            "step": len(self.steps),
             "status": self.status,
-            "view": state.view(seat),
-            "legal": [{"action": a, "label": self.game.action_label(a)} for a in legal],
+            "view": view,
+            "legal": [{"action": a, "label": self.game.choice_label(view, a)} for a in legal],
             "actors": list(state.actors()),
             "deadline": self.deadline(),
             "deadlines": {str(s): t for s, t in self.deadlines.items()},
@@ -504,8 +678,11 @@ class LiveTable:
                 "seat": seat,
                 "names": self.names,
                 "events": self.state.events_for(seat),
+                "chat": self.chat.latest() if self.chat is not None else [],
                 "paused": self.paused,
                 **self._position(seat),
+                "openings": self.dice.openings(seat),
+                "entropy": self.dice.round,
             }
         )
 
@@ -514,8 +691,7 @@ class LiveTable:
             {
                 "type": "over",
                 "result": self.state.result().to_json(),
-                "seed": self.record.seed,
-                "commitment": self.record.commitment,
+                **self.dice.public(True),
             }
         )
 
@@ -523,6 +699,8 @@ class LiveTable:
         """An update per listener, built once per seat, then "over" if the game ended."""
         texts: dict[int | None, str] = {}
         over = self.over_message() if self.status == OVER else None
+        news = self.dice.take_news()
+        public = news.get(None, [])
         for listener in list(self.listeners):
             seat = listener.seat
             text = texts.get(seat)
@@ -532,30 +710,26 @@ class LiveTable:
                     "from_step": first,
                     "events": self.state.events_for(seat, logged),
                     **self._position(seat),
+                    "openings": public if seat is None else public + news.get(seat, []),
                 }
                 text = texts[seat] = json.dumps(update)
             listener.push(text)
             if over is not None:
                 listener.push(over)
 
-    def _tell(self, message: dict[str, Any]) -> None:
-        """The same public message to every listener."""
-        text = json.dumps(message)
-        for listener in list(self.listeners):
-            listener.push(text)
-
     def notify_seats(self) -> None:
         """Tell every listener who sits where and who is connected (public facts)."""
-        self._tell({"type": "table", "table": self.summary()})
+        self.tell_all({"type": "table", "table": self.summary()})
 
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change(self)
 
     def transcript(self) -> dict[str, Any]:
-        """The whole game with the revealed seed: only for a finished table."""
+        """The whole game for everyone, only for a finished table: with the revealed seed,
+        or (sealed) the public throws' openings and stand-ins for the others. It may
+        take a while for a long game: call it off the event loop."""
         data = make_transcript(self.game, self.steps, self.names, self.state)
         data["table_id"] = self.id
-        data["seed"] = self.record.seed
-        data["commitment"] = self.record.commitment
+        data.update(self.dice.transcript(self.steps))
         return data

@@ -6,8 +6,11 @@ at the end, "table" when seats change, "advice", "pong", and "error" (to
 that client only), "paused"/"resumed" while the database refuses a step.
 Client to server: {"type": "action", "step": N, "action": {...}} (N: the step
 of the welcome or update the move answers), {"type": "advice"},
-{"type": "ping"}. A bad or stale message gets an error and changes nothing;
-the connection and the table stay usable. See docs/server.md.
+{"type": "ping"}, the seat requests of presence.py (leave, concede, replace,
+skip), the table's chat of chat.py ("chat", "chat-spectators"), and at sealed
+tables {"type": "commit"} and {"type": "reveal"} (the seat's entropy for the
+dice, server/fairness.py). A bad or stale message gets an error and changes
+nothing; the connection and the table stay usable. See docs/server.md.
 """
 
 from __future__ import annotations
@@ -16,15 +19,20 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicehall.core.errors import DicehallError
+from dicehall.core.nesting import depth
+from dicehall.server.chat import ChatError, chat_limit
 from dicehall.server.compute import Compute
+from dicehall.server.fairness import check_commit
 from dicehall.server.hall import Hall, NotFound
 from dicehall.server.limits import TokenBucket
 from dicehall.server.live import LiveTable
+from dicehall.server.presence import PresenceError
 from dicehall.server.workers import Busy
 
 log = logging.getLogger("dicehall.server")
@@ -42,6 +50,7 @@ class Connection:
         self.ws = ws
         self.seat = seat
         self.limit = limit
+        self.chat_limit = chat_limit()
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.overflow = asyncio.Event()
         self.warned = False
@@ -82,22 +91,27 @@ async def serve_socket(
             await _refuse(ws, "this token holds no seat at this table", 4403)
             return
     conn = Connection(ws, seat, TokenBucket(rate, burst))
-    table.listeners.add(conn)
-    conn.push(table.welcome(seat))
+    async with table.lock:  # a step being stored: welcome with it, not before it
+        table.listeners.add(conn)
+        conn.push(table.welcome(seat))
     if table.status == "over":
         conn.push(table.over_message())
+    if seat is not None:
+        table.presence.arrive(seat)
     table.notify_seats()
-    tasks = [
-        asyncio.create_task(conn.write()),
-        asyncio.create_task(_read(conn, table, compute)),
-        asyncio.create_task(conn.overflow.wait()),
-    ]
+    reader = asyncio.create_task(_read(conn, table, compute))
+    tasks = [reader, asyncio.create_task(conn.write()), asyncio.create_task(conn.overflow.wait())]
+    code: int | None = None
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        if reader.done() and not reader.cancelled() and reader.exception() is None:
+            code = reader.result()
     finally:
         table.listeners.discard(conn)
         for task in tasks:
             task.cancel()
+        if seat is not None:
+            table.presence.depart(seat, code)
         table.notify_seats()
     if conn.overflow.is_set():
         log.info("table %s: closed a connection that stopped reading", table.id)
@@ -106,12 +120,14 @@ async def serve_socket(
             await asyncio.wait_for(ws.close(code=1008, reason="too far behind"), 1.0)
 
 
-async def _read(conn: Connection, table: LiveTable, compute: Compute) -> None:
+async def _read(conn: Connection, table: LiveTable, compute: Compute) -> int | None:
+    """Handle the client's messages in order until it goes; its close code, if any."""
     try:
         while True:
             message = await conn.ws.receive()
             if message["type"] == "websocket.disconnect":
-                return
+                code: int | None = message.get("code")
+                return code
             try:
                 await _handle(conn, table, compute, message.get("text"), message.get("bytes"))
             except (WebSocketDisconnect, RuntimeError):
@@ -119,8 +135,10 @@ async def _read(conn: Connection, table: LiveTable, compute: Compute) -> None:
             except Exception:  # a bug, not the client's fault: say so, keep the connection
                 log.exception("table %s: a message failed", table.id)
                 conn.error("the server failed on that message; nothing changed")
-    except (WebSocketDisconnect, RuntimeError):
-        return
+    except WebSocketDisconnect as e:
+        return e.code
+    except RuntimeError:
+        return None
 
 
 async def _refuse(ws: WebSocket, message: str, code: int) -> None:
@@ -152,7 +170,7 @@ async def _handle(
     except ValueError as e:
         conn.error(f"not JSON: {e}")
         return
-    if _depth(message) > MAX_DEPTH:
+    if depth(message, MAX_DEPTH) > MAX_DEPTH:
         conn.error(f"message nested too deeply: at most {MAX_DEPTH} levels")
         return
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -165,21 +183,64 @@ async def _handle(
         await _act(conn, table, message)
     elif kind == "advice":
         await _advise(conn, table, compute)
+    elif kind in SEAT_REQUESTS:
+        _seat_request(conn, table, kind, message)
+    elif kind in ("chat", "chat-spectators"):
+        _chat(conn, table, kind, message)
+    elif kind in ("commit", "reveal"):
+        await _entropy(conn, table, message)
     else:
-        conn.error(f"unknown message type {kind!r}; send action, advice or ping")
+        kinds = ", ".join(("action", "advice", "ping", *SEAT_REQUESTS, "chat", "commit", "reveal"))
+        conn.error(f"unknown message type {kind!r}; send one of: {kinds}")
 
 
-def _depth(value: Any) -> int:
-    """How deeply arrays and objects nest in a parsed message, without recursion."""
-    deepest, level = 0, [(value, 1)]
-    while level:
-        item, depth = level.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, depth)
-            if depth <= MAX_DEPTH:
-                children = item.values() if isinstance(item, dict) else item
-                level.extend((child, depth + 1) for child in children)
-    return deepest
+def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]) -> None:
+    """A chat message to everyone at the table, or the host opening/closing it to watchers."""
+    chat = table.chat
+    if chat is None:
+        conn.error("this table has no chat")
+        return
+    try:
+        if kind == "chat-spectators":
+            if conn.seat is None or conn.seat != table.presence.host():
+                raise ChatError("only the host may open or close the chat to spectators")
+            chat.open_to_spectators(message.get("open"))
+            table.notify_seats()
+            return
+        if not conn.chat_limit.allow():
+            wait = conn.chat_limit.wait()
+            raise ChatError(
+                f"too many chat messages: at most {conn.chat_limit.burst} at once, then one"
+                f" every {1 / conn.chat_limit.rate:g} s; try again in {math.ceil(wait)} s"
+            )
+        name = table.names[conn.seat] if conn.seat is not None else ""
+        posted = chat.post(conn.seat, name, message)
+    except ChatError as e:
+        conn.error(str(e))
+        return
+    table.tell_all({"type": "chat", "message": posted})
+
+
+SEAT_REQUESTS = ("leave", "concede", "replace", "skip")
+
+
+def _seat_request(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]) -> None:
+    """Leave, concede, skip to the result, or (the host) hand a gone seat to the bot."""
+    if conn.seat is None:
+        conn.error(f"spectators cannot {kind}: that is for the players")
+        return
+    presence = table.presence
+    try:
+        if kind == "replace":
+            presence.replace(conn.seat, message.get("seat"))
+        elif kind == "leave":
+            presence.leave(conn.seat)
+        elif kind == "concede":
+            presence.concede(conn.seat)
+        else:
+            presence.skip(conn.seat)
+    except (PresenceError, Busy) as e:
+        conn.error(str(e))
 
 
 async def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
@@ -202,6 +263,20 @@ async def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> N
         return
     try:
         await table.act(conn.seat, action, step)
+    except (DicehallError, Busy) as e:
+        conn.error(str(e))
+
+
+async def _entropy(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
+    """A seat's entropy for the dice (sealed tables): its commitment, then its values."""
+    if conn.seat is None:
+        conn.error("spectators add no entropy: connect with a seat token")
+        return
+    try:
+        if message["type"] == "commit":
+            table.commit(conn.seat, check_commit(message.get("commit")))
+        else:
+            await table.reveal(conn.seat, message.get("batch"), message.get("value"))
     except (DicehallError, Busy) as e:
         conn.error(str(e))
 

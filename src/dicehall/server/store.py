@@ -6,8 +6,8 @@ unfinished table by replaying its steps. Any SQLAlchemy URL works (SQLite by
 default, PostgreSQL for a shared server). On SQLite the journal is WAL with
 synchronous=NORMAL: a committed step survives any crash or kill of the server
 process; only a power cut of the machine could lose the last few commits.
-Set SQLITE_SYNCHRONOUS to "FULL" to sync every step to disk as well, at the
-cost of an fsync per step.
+The `sqlite_synchronous` setting "FULL" syncs every step to disk as well, at
+the cost of an fsync per step.
 
 One server process per database: each holds its unfinished tables in memory,
 so a second one would resume and play the same tables. On PostgreSQL, where
@@ -42,6 +42,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
     text,
     update,
@@ -74,6 +75,8 @@ tables = Table(
     Column("bot_delay_ms", Integer, nullable=False),
     Column("rematch_id", String(32), nullable=True),
     Column("created", Float, nullable=False),
+    # "sealed" or "seed" (server/fairness.py); tables stored before there was a choice are "seed"
+    Column("fairness", String(16), nullable=False, server_default="seed"),
 )
 
 steps = Table(
@@ -109,6 +112,7 @@ class TableRecord:
     bot_delay_ms: int
     rematch_id: str | None = None
     created: float = field(default_factory=time.time)
+    fairness: str = "seed"
 
     @classmethod
     def from_row(cls, row: Row[Any]) -> TableRecord:
@@ -145,12 +149,20 @@ def storage_error(e: Exception) -> StorageError:
 
 
 class Store:
-    def __init__(self, url: str, busy_timeout: float = 5.0, write_queue: int = 1000) -> None:
-        self.engine: Engine = _engine(url, busy_timeout)
+    def __init__(
+        self,
+        url: str,
+        *,
+        synchronous: str = SQLITE_SYNCHRONOUS,
+        busy_timeout: float = 5.0,
+        write_queue: int = 1000,
+    ) -> None:
+        self.engine: Engine = _engine(url, synchronous, busy_timeout)
         self._lock: Connection | None = None
         if self.engine.dialect.name == "postgresql":
             self._lock = _hold_server_lock(self.engine)
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
         # one writer thread: SQLite takes one writer at a time anyway, and order is kept;
         # an in-memory database has one connection that must stay on the loop's thread
         memory = self.engine.dialect.name == "sqlite" and self.engine.url.database in (
@@ -230,7 +242,8 @@ class Store:
 
     def unfinished(self) -> list[tuple[TableRecord, list[Any]]]:
         with self.engine.connect() as db:
-            rows = db.execute(select(tables).where(tables.c.status != "over")).all()
+            query = select(tables).where(tables.c.status.notin_(("over", "closed")))
+            rows = db.execute(query).all()
             return [(TableRecord.from_row(r), _steps(db, r.id)) for r in rows]
 
     def close(self) -> None:
@@ -242,6 +255,15 @@ class Store:
             self._lock = None
         self.writer.close()
         self.engine.dispose()
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Columns added since a database was made: a table's fairness mode."""
+    if "fairness" not in {c["name"] for c in inspect(engine).get_columns("tables")}:
+        with engine.begin() as db:
+            db.execute(
+                text("ALTER TABLE tables ADD COLUMN fairness VARCHAR(16) NOT NULL DEFAULT 'seed'")
+            )
 
 
 def _hold_server_lock(engine: Engine) -> Connection:
@@ -264,11 +286,13 @@ def _steps(db: Connection, table_id: str) -> list[Any]:
     return list(db.execute(query).scalars())
 
 
-def _engine(url: str, busy_timeout: float = 5.0) -> Engine:
+def _engine(url: str, synchronous: str = SQLITE_SYNCHRONOUS, busy_timeout: float = 5.0) -> Engine:
     """An engine whose errors never quote parameters: a table's row holds its secret seed.
 
-    On SQLite a write waits `busy_timeout` seconds for another writer's lock, then fails.
-    """
+    On SQLite `synchronous` is the pragma (OFF, NORMAL, FULL or EXTRA), and a write waits
+    `busy_timeout` seconds for another writer's lock, then fails."""
+    if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"SQLite synchronous: OFF, NORMAL, FULL or EXTRA; got {synchronous!r}")
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True, hide_parameters=True)
     memory = url in ("sqlite://", "sqlite:///:memory:")
@@ -284,7 +308,7 @@ def _engine(url: str, busy_timeout: float = 5.0) -> Engine:
         cursor = dbapi_connection.cursor()
         if not memory:
             cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 

@@ -71,6 +71,7 @@ from dicehall.core import D6, Game, Option, Result, State, View
 from dicehall.core.bots import BotFactory
 from dicehall.core.chance import Faces, Throw
 from dicehall.core.odds import OddsTable
+from dicehall.core.words import seat_list
 
 # --- ranks (K2) -----------------------------------------------------------------
 
@@ -458,7 +459,7 @@ class KarikiState(State):
         if len(top) > 1:
             self.roll_off_seats = top
             if self.log is not None:
-                self.emit("roll-off-tie", f"seats {top} tie and throw again", seats=top)
+                self.emit("roll-off-tie", f"{seat_list(top)} tie and throw again", seats=top)
             return
         self.first_roller = self.roller = top[0]
         self.roll_off_seats = []

@@ -391,10 +391,10 @@ class TaoState(State):
                 )
         else:
             self.d12[seat] = int(faces[0])
-            again = " again" if phase == REROLL else ""
-            self.emit(
-                "d12", f"Seat {seat} throws {faces[0]} on the d12{again}.", seat=seat, d12=faces[0]
-            )
+            if self.log is not None:
+                again = " again" if phase == REROLL else ""
+                words = f"Seat {seat} throws {faces[0]} on the d12{again}."
+                self.emit("d12", words, seat=seat, d12=faces[0])
         if phase == REROLL:
             self.must_reroll[seat] = False
         self.pos += 1
@@ -512,7 +512,8 @@ class TaoState(State):
         self.folded[seat] = True
         self.bet[seat] = "fold"
         self.must_reroll[seat] = False
-        self.emit("fold", f"Seat {seat} folds.", seat=seat)
+        if self.log is not None:
+            self.emit("fold", f"Seat {seat} folds.", seat=seat)
         left = self._seats_in()
         if len(left) == 1:
             self._take_pot(left[0])
@@ -539,7 +540,9 @@ class TaoState(State):
         self.in_round = [s in top for s in range(self.n)]
         self._mark_out()
         self.tiebreak += 1
-        self.emit("tie", f"Seats {', '.join(map(str, top))} tie at {best}.", seats=list(top))
+        if self.log is not None:
+            words = f"Seats {', '.join(map(str, top))} tie at {best}."
+            self.emit("tie", words, seats=list(top))
         self._start_round(ante=False)
 
     def _take_pot(self, seat: int) -> None:
@@ -547,13 +550,14 @@ class TaoState(State):
         self.black[seat] += black
         self.white[seat] += white
         self.pot_black = self.pot_white = 0
-        self.emit(
-            "pot",
-            f"Seat {seat} takes the pot: {stones_in_words(black, white)}.",
-            seat=seat,
-            black=black,
-            white=white,
-        )
+        if self.log is not None:
+            self.emit(
+                "pot",
+                f"Seat {seat} takes the pot: {stones_in_words(black, white)}.",
+                seat=seat,
+                black=black,
+                white=white,
+            )
         self.in_round = [False] * self.n
         self._mark_out()
         holders = [s for s in range(self.n) if not self.out[s]]
@@ -570,7 +574,8 @@ class TaoState(State):
         for s in range(self.n):
             if not self.out[s] and not self.in_round[s] and self.black[s] + self.white[s] == 0:
                 self.out[s] = True
-                self.emit("out", f"Seat {s} is out of the match.", seat=s)
+                if self.log is not None:
+                    self.emit("out", f"Seat {s} is out of the match.", seat=s)
         self.m = bid_unit(self.n, sum(self.out))
 
     def _end_match(self, seat: int) -> None:

@@ -63,6 +63,7 @@ from dicehall.core.chance import Die, Faces, Throw
 from dicehall.core.game import Action, Game, Result, State, View
 from dicehall.core.odds import OddsTable
 from dicehall.core.options import Option
+from dicehall.core.words import and_list
 
 if TYPE_CHECKING:
     from dicehall.core.bots import BotFactory
@@ -192,6 +193,15 @@ more coins wins; equal coins share the win (T4)."""
             return "reroll " + " and ".join(f"die {i + 1}" for i in dice)
         return super().action_label(action)
 
+    def choice_label(self, view: View, action: Action) -> str:
+        """A reroll names the seat's own runes: "reroll fire and skull"."""
+        hand = (
+            view.get("dice", [None] * SEATS)[view["seat"]] if view.get("seat") is not None else None
+        )
+        if action.get("type") == "reroll" and hand:
+            return "reroll " + _dice_words(action.get("dice", []), hand)
+        return self.action_label(action)
+
     @classmethod
     def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
         from dicehall.games.tepiiku.odds import odds_tables
@@ -240,7 +250,8 @@ class TepiikuState(State):
         self.pot = 0
         self.fish = self.middle = self.hook = self.forced = -1
         self.pending = [(seat, ALL_DICE) for seat in reversed(range(SEATS))]
-        self.emit("round", f"Round {self.round}: everyone throws in secret", round=self.round)
+        if self.log is not None:
+            self.emit("round", f"Round {self.round}: everyone throws in secret", round=self.round)
 
     def actors(self) -> tuple[int, ...]:
         if self.pending:
@@ -295,7 +306,9 @@ class TepiikuState(State):
             # the Fish's reroll (T7) or a forced one (T8)
             self.score_before = self.scores[seat]
             self.pending = [(seat, dice)]
-            self.emit("reroll", f"Seat {seat} rerolls {_dice_words(dice)}", seat=seat, dice=dice)
+            if self.log is not None:
+                words = _dice_words(dice, self.dice[seat])
+                self.emit("reroll", f"Seat {seat} rerolls {words}", seat=seat, dice=dice)
 
     def _apply_chance(self, faces: Faces) -> None:
         seat, which = self.pending.pop()
@@ -372,7 +385,7 @@ class TepiikuState(State):
         if self.log is not None:
             self.emit(
                 "choice",
-                f"Seat {seat} will reroll {_dice_words(dice)}",
+                f"Seat {seat} will reroll {_dice_words(dice, self.dice[seat])}",
                 frozenset({seat}),
                 seat=seat,
                 dice=list(dice),
@@ -382,11 +395,12 @@ class TepiikuState(State):
             return
         chosen = [(s, self.choices[s] or ALL_DICE) for s in self.tied]
         self.pending = chosen[::-1]
-        self.emit(
-            "rerolls",
-            "; ".join(f"Seat {s} rerolls {_dice_words(d)}" for s, d in chosen),
-            rerolls=[{"seat": s, "dice": list(d)} for s, d in chosen],
-        )
+        if self.log is not None:
+            self.emit(
+                "rerolls",
+                "; ".join(f"Seat {s} rerolls {_dice_words(d, self.dice[s])}" for s, d in chosen),
+                rerolls=[{"seat": s, "dice": list(d)} for s, d in chosen],
+            )
 
     def _assign_roles(self) -> None:
         """T7: lowest is the Fish, highest the Hook; the Fish chooses next."""
@@ -395,15 +409,16 @@ class TepiikuState(State):
         self.fish, self.middle, self.hook = order
         self.forced = -1
         self.phase = FISH
-        self.emit(
-            "roles",
-            f"Seat {self.fish} is the Fish, seat {self.middle} the middle, "
-            f"seat {self.hook} the Hook; the pot is {self.pot}",
-            fish=self.fish,
-            middle=self.middle,
-            hook=self.hook,
-            pot=self.pot,
-        )
+        if self.log is not None:
+            self.emit(
+                "roles",
+                f"Seat {self.fish} is the Fish, seat {self.middle} the middle, "
+                f"seat {self.hook} the Hook; the pot is {self.pot}",
+                fish=self.fish,
+                middle=self.middle,
+                hook=self.hook,
+                pot=self.pot,
+            )
 
     def _resolve_fish_reroll(self, fish: int, new: int) -> None:
         """T8: bust, still the Fish, tie, or beat."""
@@ -459,18 +474,21 @@ class TepiikuState(State):
         self.coins[fish] -= amount
         self.coins[hook] += amount
         self.last = {"kind": "pay", "seat": fish, "hook": hook, "amount": amount}
-        self.emit(
-            "pay",
-            f"Seat {fish} pays {amount} to seat {hook}"
-            + (" (all they have)" if amount < due else ""),
-            seat=fish,
-            hook=hook,
-            amount=amount,
-            coins=list(self.coins),
-        )
+        if self.log is not None:
+            self.emit(
+                "pay",
+                f"Seat {fish} pays {amount} to seat {hook}"
+                + (" (all they have)" if amount < due else ""),
+                seat=fish,
+                hook=hook,
+                amount=amount,
+                coins=list(self.coins),
+            )
         if self.coins[fish] == 0:
             self.phase = OVER
-            self.emit("over", f"Seat {fish} has no coins: the game is over", coins=list(self.coins))
+            if self.log is not None:
+                coins = list(self.coins)
+                self.emit("over", f"Seat {fish} has no coins: the game is over", coins=coins)
         else:
             self._start_round()
 
@@ -623,7 +641,8 @@ class TepiikuState(State):
             self.emit("thrown", f"Seat {seat} throws in secret", seat=seat)
 
 
-def _dice_words(dice: Sequence[int]) -> str:
+def _dice_words(dice: Sequence[int], hand: Sequence[str]) -> str:
+    """The dice a reroll takes, by their runes: "fire and skull" (or "all dice")."""
     if len(dice) == DICE:
         return "all dice"
-    return " and ".join(f"die {i + 1}" for i in dice)
+    return and_list([hand[i] for i in dice])

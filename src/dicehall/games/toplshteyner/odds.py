@@ -30,8 +30,9 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from dicehall.core import Action, OptionError, View
+from dicehall.core import Action, OptionError, View, diskcache
 from dicehall.core.odds import OddsTable
+from dicehall.games.toplshteyner import rules
 from dicehall.games.toplshteyner.rules import (
     BUY,
     BUY_LIFE,
@@ -260,12 +261,39 @@ class WinChances:
     """Each player's chance to win from every position of up to EXACT_PLAYERS players."""
 
     def __init__(self, for_fun: bool, sixes_end_turn: bool) -> None:
-        self.turns = {
-            lives: sorted(roller_turn_odds(lives, for_fun, sixes_end_turn).items())
-            for lives in range(1, MAX_LIVES + 1)
-        }
+        self.for_fun = for_fun
+        self.sixes_end_turn = sixes_end_turn
+        self._turns: dict[int, list[tuple[tuple[bool, int], Fraction]]] | None = None
         self.values: dict[Lives, list[float]] = {}
         self.solved_players = 1
+        self._load()
+
+    @property
+    def turns(self) -> dict[int, list[tuple[tuple[bool, int], Fraction]]]:
+        """The turn's outcomes by the roller's lives: only needed to solve."""
+        if self._turns is None:
+            self._turns = {
+                lives: sorted(roller_turn_odds(lives, self.for_fun, self.sixes_end_turn).items())
+                for lives in range(1, MAX_LIVES + 1)
+            }
+        return self._turns
+
+    # Solving five players costs seconds, so solved positions are kept on disk,
+    # keyed by this module and the rules it plays (see dicehall.core.diskcache).
+
+    def _cache_name(self) -> str:
+        return f"toplshteyner-win-chances-{int(self.for_fun)}{int(self.sixes_end_turn)}"
+
+    def _load(self) -> None:
+        table = diskcache.load(self._cache_name(), _cache_key())
+        if isinstance(table, dict) and isinstance(table.get("values"), list):
+            self.values = {tuple(lives): values for lives, values in table["values"]}
+            self.solved_players = int(table["solved_players"])
+
+    def _save(self) -> None:
+        values = [[list(lives), values] for lives, values in self.values.items()]
+        table = {"solved_players": self.solved_players, "values": values}
+        diskcache.save(self._cache_name(), _cache_key(), table)
 
     def chances(self, lives: Lives) -> list[float]:
         """Win chance of each player of `lives` (roller first), solving positions
@@ -299,7 +327,8 @@ class WinChances:
                 change = max(change, max(abs(a - b) for a, b in zip(new, old, strict=True)))
                 self.values[lives] = new
             if change < TOLERANCE:
-                return
+                break
+        self._save()
 
     def _backup(self, lives: Lives) -> list[float]:
         value = [0.0] * len(lives)
@@ -324,6 +353,11 @@ def _all_lives(players: int) -> Iterator[Lives]:
     for rest in _all_lives(players - 1):
         for x in range(1, MAX_LIVES + 1):
             yield (x, *rest)
+
+
+@cache
+def _cache_key() -> str:
+    return diskcache.source_key(__file__, rules.__file__)
 
 
 @cache

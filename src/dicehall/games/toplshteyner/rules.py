@@ -56,6 +56,7 @@ from dicehall.core import D6, Action, Game, Option, Result, State, Throw, View
 from dicehall.core.bots import BotFactory
 from dicehall.core.chance import Faces
 from dicehall.core.odds import OddsTable
+from dicehall.core.words import seat_list
 
 START_LIVES = 3
 MAX_LIVES = 4
@@ -430,7 +431,7 @@ class ToplshteynerState(State):
             self.phase = TURN
             self.emit("first", f"seat {tied[0]} throws first", seat=tied[0])
         else:
-            self.emit("rolloff_tie", f"seats {list(tied)} tie and throw again", seats=list(tied))
+            self.emit("rolloff_tie", f"{seat_list(tied)} tie and throw again", seats=list(tied))
 
     # --- what players see -----------------------------------------------------
 

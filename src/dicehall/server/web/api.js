@@ -1,5 +1,8 @@
 // The REST API of the server, and the seat tokens this browser holds.
 // Tokens live in localStorage per table, so a reload (or a new tab) resumes the seat.
+// Taking a seat sends a commitment to this seat's entropy for the dice (fair.js).
+
+import { keepEntropy, newEntropy } from "./fair.js";
 
 /** An error from the server, with the server's own message. */
 export class ApiError extends Error {}
@@ -44,14 +47,29 @@ export const api = {
   openTables: () => call("GET", "/api/tables"),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
-  create: (body) => call("POST", "/api/tables", body),
-  joinRoom: (code, body) => call("POST", `/api/rooms/${encodeURIComponent(code)}/join`, body),
-  joinTable: (id, body) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, body),
+  create: (body) => seated((entropy) => call("POST", "/api/tables", { ...body, entropy })),
+  joinRoom: (code, body) =>
+    seated((entropy) => call("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { ...body, entropy })),
+  joinTable: (id, body) =>
+    seated((entropy) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { ...body, entropy })),
   rematch: (id, token) =>
-    call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}, { "X-Seat-Token": token }),
+    seated((entropy) =>
+      call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { entropy }, { "X-Seat-Token": token })),
   transcript: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/transcript`),
+  transcriptUrl: (id) => `/api/tables/${encodeURIComponent(id)}/transcript`,
+  chat: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
   verifyUrl: (id) => `/api/tables/${encodeURIComponent(id)}/verify`,
+  verifyMine: (id, openings) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/verify`, { openings }),
 };
+
+/** Take a seat with a fresh entropy commitment, and keep its secret with the table. */
+async function seated(request) {
+  const entropy = await newEntropy();
+  const answer = await request(entropy ? entropy.commit : null);
+  keepEntropy(answer.table_id, entropy);
+  return answer;
+}
 
 const SEAT_KEY = (tableId) => `dicehall.seat.${tableId}`;
 const NAME_KEY = "dicehall.name";

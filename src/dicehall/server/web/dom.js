@@ -81,5 +81,5 @@ export function words(key) {
 
 /** A table's status in words. */
 export function statusText(status) {
-  return { waiting: "waiting for players", playing: "in play", over: "finished" }[status] || status || "";
+  return { waiting: "waiting for players", playing: "in play", over: "finished", closed: "closed" }[status] || status || "";
 }

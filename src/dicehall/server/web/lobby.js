@@ -1,7 +1,8 @@
 // The lobby (new table, join with a code, open tables) and the room page an invite opens.
 
-import { api, saveName, saveSeat, savedName } from "./api.js";
+import { api, loadSeat, saveName, saveSeat, savedName } from "./api.js";
 import { h, mount, seatName, statusText } from "./dom.js";
+import { MODES } from "./fair.js";
 import { gameTitle } from "./games/index.js";
 
 let gamesCache = null;
@@ -52,7 +53,19 @@ function buildNewTable(section, list) {
   const optionsBox = h("fieldset", { class: "options" });
   const playersBox = h("fieldset", { class: "players" });
   const nameInput = h("input", { id: "host-name", name: "name", autocomplete: "nickname", maxlength: 24, value: savedName(), placeholder: "your nickname" });
-  const timerInput = h("input", { id: "turn-seconds", name: "turn_seconds", type: "number", min: 5, max: 3600, placeholder: "no timer", inputmode: "numeric" });
+  const listedInput = h("input", { id: "listed", name: "listed", type: "checkbox", checked: true });
+  const timerInput = h("input", { id: "turn-seconds", name: "turn_seconds", type: "number", min: 5, max: 3600, placeholder: "60 (listed tables)", inputmode: "numeric" });
+  const graceInput = h("input", { id: "grace-seconds", name: "grace_seconds", type: "number", min: 1, max: 3600, value: 60, inputmode: "numeric" });
+  const emptySelect = h("select", { id: "when-empty", name: "when_empty" },
+    h("option", { value: "finish" }, "the bots finish the game"), h("option", { value: "close" }, "close the table"));
+  const spectatorChat = h("input", { id: "spectator-chat", name: "spectator_chat", type: "checkbox", checked: true });
+  const syncTimer = () => (timerInput.placeholder = listedInput.checked ? "60 (listed tables)" : "no timer");
+  listedInput.addEventListener("change", syncTimer);
+  const fairHelp = h("p", { class: "help", id: "fairness-help" }, MODES.sealed);
+  const fairSelect = h("select", { id: "fairness", name: "fairness", "aria-describedby": "fairness-help" },
+    h("option", { value: "sealed" }, "Sealed: hidden dice stay secret"),
+    h("option", { value: "seed" }, "Revealed seed: everything checkable after the game"));
+  fairSelect.addEventListener("change", () => (fairHelp.textContent = MODES[fairSelect.value]));
   const paceSelect = h("select", { id: "bot-pace", name: "bot_delay_ms" },
     BOT_PACES.map(([label, ms]) => h("option", { value: ms, selected: ms === 600 }, label)));
   const error = h("p", { class: "error", role: "alert" });
@@ -93,8 +106,13 @@ function buildNewTable(section, list) {
     field("Game", gameSelect), summary, rules,
     field("Seats", seatsInput), optionsBox, playersBox,
     field("Your nickname", nameInput),
+    checkField("List in the lobby (otherwise only the room code finds it)", listedInput),
     field("Turn timer (seconds)", timerInput),
     field("Bot pace", paceSelect),
+    field("Fair dice", fairSelect), fairHelp,
+    field("A gone player's seat is played by the bot after (seconds)", graceInput),
+    field("When every player has left", emptySelect),
+    checkField("Spectators may chat", spectatorChat),
     error, submit);
 
   form.addEventListener("submit", async (event) => {
@@ -122,7 +140,12 @@ function buildNewTable(section, list) {
       body.names = Array.from({ length: seats }, (_, i) => (i === host ? name : ""));
     }
     body.bot_delay_ms = Number(paceSelect.value);
+    body.fairness = fairSelect.value;
     if (timerInput.value) body.turn_seconds = Number(timerInput.value);
+    body.listed = listedInput.checked;
+    if (graceInput.value) body.grace_seconds = Number(graceInput.value);
+    body.when_empty = emptySelect.value;
+    body.spectator_chat = spectatorChat.checked;
     submit.disabled = true;
     try {
       const made = await api.create(body);
@@ -140,6 +163,10 @@ function buildNewTable(section, list) {
 
 function field(label, input) {
   return h("div", { class: "field" }, h("label", { for: input.id }, label), input);
+}
+
+function checkField(label, input) {
+  return h("div", { class: "field check" }, input, h("label", { for: input.id }, label));
 }
 
 /** A form field for one declared option: choices → select, bool → checkbox, int → number. */
@@ -267,6 +294,9 @@ function drawRoom(section, code, summary) {
     seats.length ? h("ul", { class: "seat-list" }, seats.map((seat, i) => h("li", {},
       h("strong", {}, seat.taken ? seatName(seats.map((x) => x.name), i) : `Seat ${i + 1}`), " ",
       h("span", { class: "muted" }, seat.bot ? `bot (${seat.bot})` : seat.taken ? "taken" : "free")))) : null,
-    summary.status === "waiting" || !summary.status ? form
-      : h("div", { class: "row" }, h("p", {}, "This table has started."), h("a", { class: "button primary", href: `#/table/${id}` }, "Watch")));
+    loadSeat(id) && summary.status !== "over" && summary.status !== "closed"
+      ? h("div", { class: "row" }, h("p", {}, "This browser holds a seat at this table."),
+        h("a", { class: "button primary back-to-seat", href: `#/table/${id}` }, "Back to your seat"))
+      : summary.status === "waiting" || !summary.status ? form
+        : h("div", { class: "row" }, h("p", {}, "This table has started."), h("a", { class: "button primary", href: `#/table/${id}` }, "Watch")));
 }

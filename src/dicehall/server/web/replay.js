@@ -1,8 +1,10 @@
 // A finished game, step by step, from its transcript: every throw and every move, with
 // previous/next buttons (and the ← → keys). The transcript holds steps, not views, so the
-// replay shows what each step was; the seed and the verify link close it.
+// replay shows what each step was (a sealed table's hidden throws stay sealed); the
+// commitment and the verify link close it.
 
 import { api } from "./api.js";
+import { chatHistory } from "./chat.js";
 import { anyDie } from "./dice.js";
 import { h, mount, seatName, words } from "./dom.js";
 import { describeAction, gameTitle } from "./games/index.js";
@@ -14,6 +16,11 @@ export function showReplay(main, tableId) {
   api.transcript(tableId).then((data) => {
     keys = drawReplay(box, tableId, data);
     document.addEventListener("keydown", keys);
+    // the table's talk is kept with the table, not in the transcript's steps
+    return api.chat(tableId).then((talk) => {
+      const shown = chatHistory((talk && talk.messages) || []);
+      if (shown) box.append(shown);
+    }).catch(() => null);
   }).catch((e) => mount(box, h("h1", {}, "Replay"), h("p", { class: "error", role: "alert" }, e.message)));
   return { destroy: () => keys && document.removeEventListener("keydown", keys) };
 }
@@ -36,7 +43,7 @@ function drawReplay(box, tableId, data) {
     prev.disabled = at === 0;
     next.disabled = at === steps.length - 1;
     mount(current,
-      step && step.chance ? h("div", { class: "dice-row" }, step.chance.map((f) => anyDie(f, { size: 48 }))) : null,
+      step && step.chance && !step.sealed ? h("div", { class: "dice-row" }, step.chance.map((f) => anyDie(f, { size: 48 }))) : null,
       h("p", { class: "replay-text" }, step ? stepText(step, names, data.game) : "No steps."));
     [...list.children].forEach((li, k) => li.classList.toggle("here", k === at));
     const here = list.children[at];
@@ -53,7 +60,7 @@ function drawReplay(box, tableId, data) {
     result ? h("p", {}, `Winners: ${(result.winners || []).map((s) => seatName(names, s)).join(", ")} · net ${(result.net || []).join(" / ")} ${result.unit || ""}`) : null,
     h("dl", { class: "kv" },
       h("dt", {}, "Commitment"), h("dd", { class: "hash" }, data.commitment || "—"),
-      h("dt", {}, "Seed"), h("dd", { class: "hash" }, data.seed || "—")),
+      data.seed ? h("dt", {}, "Seed") : null, data.seed ? h("dd", { class: "hash" }, data.seed) : null),
     h("div", { class: "row" },
       h("a", { class: "button", href: api.verifyUrl(tableId), target: "_blank", rel: "noopener" }, "Verify this game"),
       h("a", { class: "button", href: `#/table/${tableId}` }, "Back to the table")));
@@ -67,6 +74,8 @@ function drawReplay(box, tableId, data) {
 
 /** One transcript step in words. */
 function stepText(step, names, game) {
+  if (step.entropy) return `The seats' entropy for the dice (batch ${step.entropy.batch})`;
+  if (step.sealed) return "A sealed throw: the rules never showed it, so it stays secret, committed in the root";
   if (step.chance) return `Throw: ${step.chance.join(", ")}`;
   const who = seatName(names, step.seat);
   if (step.timeout) return `${who}'s time ran out`;

@@ -5,10 +5,12 @@
 // and can never show dice the server did not send to this seat.
 
 import { api, forgetSeat, loadSeat, saveSeat } from "./api.js";
+import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { cellText, h, mount, seatName, statusText } from "./dom.js";
 import { gameTitle, renderBoard } from "./games/index.js";
 import { anyDie, eventDice } from "./dice.js";
+import { FairDice, drawFairPanel } from "./fair.js";
 import { notify } from "./notice.js";
 import { Story } from "./story.js";
 
@@ -36,6 +38,8 @@ export class TableScreen {
       onBusy: (busy) => (this.skip.hidden = !busy),
     });
     this.story.paceMs = storyPace(this.held && this.held.pace);
+    this.fairDice = new FairDice(tableId, (message) => this.connection && this.connection.send(message));
+    this.fairDice.onChange = () => this.drawFair();
     this.build(main);
     this.keys = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keys);
@@ -72,30 +76,38 @@ export class TableScreen {
     this.prompt = h("p", { class: "prompt" }, "Connecting to the table…");
     this.actions = h("div", { class: "actions", role: "group", "aria-label": "Your legal actions" });
     this.error = h("p", { class: "error", role: "alert" });
+    this.controls = h("div", { class: "table-controls" });
     this.end = h("section", { class: "card end", hidden: true, "aria-label": "Result" });
     this.log = h("ol", { class: "log", "aria-label": "Event log" });
     this.oddsBody = h("div", { class: "odds-body" }, h("p", { class: "muted" }, "Open to see the chances behind your options."));
     this.odds = h("details", { class: "card odds" }, h("summary", {}, "Odds"), this.oddsBody);
     this.odds.addEventListener("toggle", () => this.odds.open && this.askAdvice());
     this.fair = h("details", { class: "card fair" }, h("summary", {}, "Fair dice"));
+    this.chat = new ChatPanel(this.tableId, {
+      send: (message) => this.connection.send(message),
+      seat: () => (this.seat === undefined ? null : this.seat),
+      names: () => this.names,
+    });
     mount(main, h("div", { class: "table-screen" },
       h("div", { class: "table-head" }, this.title, this.meta),
       h("div", { class: "table-grid" },
         h("div", { class: "table-main" }, h("div", { class: "latest-row" }, this.latest, this.skip), this.board,
           h("section", { class: "card moves", "aria-label": "Your move" },
-            h("div", { class: "prompt-row" }, this.prompt, this.timer), this.actions, this.error),
+            h("div", { class: "prompt-row" }, this.prompt, this.timer), this.actions, this.error, this.controls),
           this.end),
         h("aside", { class: "table-side" },
           h("section", { class: "card" }, h("h2", {}, "Log"), this.log),
-          this.odds, this.fair))));
+          this.chat.el, this.odds, this.fair))));
   }
 
   // --- messages -------------------------------------------------------------------
 
   onMessage(msg) {
+    this.fairDice.receive(msg, this.held ? this.held.seat : null);
     switch (msg.type) {
       case "welcome": {
         this.story.clear();
+        this.chat.setHistory(msg.chat || []);
         this.names = msg.names || this.names;
         this.events = [];
         this.told = 0;
@@ -118,10 +130,26 @@ export class TableScreen {
       case "table":
         this.setSummary(msg.table);
         break;
+      case "notice":
+        this.addNotice(msg);
+        break;
+      case "chat":
+        this.chat.add(msg.message);
+        break;
+      case "clock": // a seat's turn time ran out and it now spends its time bank
+        this.deadline = msg.deadline ?? null;
+        this.onBank = this.seat !== null && this.seat !== undefined && String(this.seat) in (msg.deadlines || {});
+        this.drawTimer();
+        break;
+
       case "advice":
         this.drawAdvice(msg.table);
         break;
       case "error":
+        if (this.chat.awaiting()) {
+          this.chat.showError(msg.message);
+          break;
+        }
         this.pending = false;
         this.showError(msg.message);
         this.drawMoves();
@@ -175,6 +203,7 @@ export class TableScreen {
     this.actors = msg.actors || [];
     this.status = msg.status || this.status;
     this.deadline = msg.deadline ?? null;
+    this.onBank = false;
     this.step = msg.step;
     this.pending = false;
     clearTimeout(this.watchdog);
@@ -182,6 +211,7 @@ export class TableScreen {
     this.drawBoard();
     this.drawMoves();
     this.drawHead();
+    this.drawControls();
     if (this.odds.open) this.askAdvice();
   }
 
@@ -200,6 +230,13 @@ export class TableScreen {
         this.named(last.text));
       this.log.scrollTop = this.log.scrollHeight;
     }
+  }
+
+  /** News about the people at the table (gone, back, a bot standing in): log and toast. */
+  addNotice(msg) {
+    this.log.append(h("li", { class: `ev ev-notice notice-${msg.kind}` }, msg.text));
+    this.log.scrollTop = this.log.scrollHeight;
+    notify(msg.text, msg.kind === "back" ? "ok" : "info");
   }
 
   /** Keep how many events this seat has been told, with its token. */
@@ -221,6 +258,8 @@ export class TableScreen {
     if (summary.seats) this.names = summary.seats.map((s) => s.name);
     this.drawHead();
     this.drawFair();
+    this.drawControls();
+    this.chat.setSummary(summary);
     if (this.over) this.drawEnd();
     if (this.view) this.drawBoard();
   }
@@ -243,8 +282,40 @@ export class TableScreen {
       room ? h("button", { type: "button", class: "small", onclick: () => this.copyInvite(room) }, "Copy invite link") : null,
       seats ? h("ul", { class: "seats-strip", "aria-label": "Seats" }, seats.map((s, i) => h("li", {
         class: `seat-chip${this.actors && this.actors.includes(i) ? " acting" : ""}${i === this.seat ? " me" : ""}`,
-      }, h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
-      seatName(this.names, i), s.bot ? h("small", {}, ` bot`) : !s.taken ? h("small", {}, " free") : null))) : null);
+        dataset: { seat: i, state: s.state || (s.connected ? "connected" : "gone"), standIn: s.stand_in ? "yes" : "no" },
+      }, h("span", { class: `dot ${dotClass(s)}`, "aria-hidden": "true" }),
+      seatName(this.names, i), h("small", { class: "seat-state" }, seatState(s))))) : null);
+  }
+
+  /** Leave, concede, skip to the result, and the host's "let the bot play" for gone seats. */
+  drawControls() {
+    const seats = (this.summary && this.summary.seats) || [];
+    const playing = this.status === "playing" && this.summary && this.summary.status === "playing";
+    const me = this.seat;
+    if (!playing || me === null || me === undefined || !seats[me]) {
+      mount(this.controls);
+      return;
+    }
+    const send = (message) => {
+      if (!this.connection.send(message)) this.showError("Not connected: try again in a moment.");
+    };
+    const mine = seats[me];
+    const othersPlay = seats.some((s, i) => i !== me && s.human && !s.stand_in && !s.quit);
+    const host = this.summary.host === me;
+    const replace = host ? seats.filter((s, i) => i !== me && s.human && s.state === "gone" && !s.stand_in)
+      .map((s) => h("button", { type: "button", class: "small replace", onclick: () => send({ type: "replace", seat: s.seat }) },
+        `Let the bot play ${seatName(this.names, s.seat)}`)) : [];
+    const skip = !othersPlay && !mine.quit
+      ? h("button", { type: "button", class: "small skip-result", onclick: () => send({ type: "skip" }) }, "Skip to the result")
+      : null;
+    const leave = mine.quit ? h("p", { class: "muted" }, mine.quit === "left"
+      ? "You left this game: the table's bot plays your seat." : "You conceded: the table makes your seat's safe moves.")
+      : h("details", { class: "leave" }, h("summary", {}, "Leave or concede…"),
+        h("p", { class: "muted" }, "Leave: the table's bot plays your seat to the end. Concede: the table makes your seat's safe move (what the turn timer does) at each of its turns. Neither can be undone."),
+        h("div", { class: "row" },
+          h("button", { type: "button", class: "small", onclick: () => send({ type: "leave" }) }, "Leave the game"),
+          h("button", { type: "button", class: "small", onclick: () => send({ type: "concede" }) }, "Concede")));
+    mount(this.controls, replace, skip, leave);
   }
 
   drawBoard() {
@@ -261,6 +332,7 @@ export class TableScreen {
   drawMoves() {
     const mine = this.legal.length > 0 && this.status === "playing";
     if (this.status === "over") this.prompt.textContent = "The game is over.";
+    else if (this.status === "closed") this.prompt.textContent = "This table is closed: every player left.";
     else if (this.status === "waiting") this.prompt.textContent = "Waiting for players to take their seats…";
     else if (mine) this.prompt.textContent = this.actors.length > 1 ? "Your choice (everyone chooses at once):" : "Your turn:";
     else if (this.actors && this.actors.length) {
@@ -295,7 +367,7 @@ export class TableScreen {
       return;
     }
     const left = Math.max(0, Math.ceil(this.deadline - Date.now() / 1000));
-    this.timer.textContent = `${left}s left`;
+    this.timer.textContent = `${left}s left${this.onBank ? " (time bank)" : ""}`;
     this.timer.classList.toggle("urgent", left <= 10);
   }
 
@@ -321,14 +393,9 @@ export class TableScreen {
   }
 
   drawFair() {
-    const commitment = (this.over && this.over.commitment) || (this.summary && this.summary.commitment);
-    const seed = this.over && this.over.seed;
-    mount(this.fair, h("summary", {}, "Fair dice"),
-      h("p", {}, "Every throw comes from a secret seed fixed before the game. Its SHA-256 commitment is published now; the seed is revealed at the end, so anyone can check every throw — including dice that were never shown."),
-      h("dl", { class: "kv" },
-        h("dt", {}, "Commitment"), h("dd", { class: "hash" }, commitment || "—"),
-        h("dt", {}, "Seed"), h("dd", { class: "hash" }, seed || "revealed when the game ends")),
-      seed ? h("a", { href: api.verifyUrl(this.tableId), target: "_blank", rel: "noopener" }, "Verify this game") : null);
+    drawFairPanel(this.fair, this.fairDice, {
+      h, mount, api, summary: this.summary, over: this.over, seat: this.held ? this.held.seat : null,
+    });
   }
 
   drawAdvice(table) {
@@ -417,6 +484,21 @@ export class TableScreen {
       this.showError(e.message);
     }
   }
+}
+
+/** A seat's connection in words: everyone sees who is here, dropped, gone or played by a bot. */
+function seatState(s) {
+  if (s.bot) return "bot";
+  if (!s.taken) return "free";
+  const state = s.state || (s.connected ? "connected" : "gone");
+  if (s.quit) return s.quit === "left" ? "left · bot plays" : "conceded";
+  if (s.stand_in) return state === "connected" ? "bot plays" : `${state} · bot plays`;
+  return state === "connected" ? "" : state === "reconnecting" ? "reconnecting…" : "gone";
+}
+
+function dotClass(s) {
+  if (s.bot || s.state === "connected") return "on";
+  return s.state === "reconnecting" ? "wait" : "off";
 }
 
 function storyPace(botDelayMs) {

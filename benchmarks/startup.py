@@ -1,0 +1,78 @@
+"""Start-up cost of the dicehall command: CPU seconds of whole runs, in fresh processes.
+
+Each command runs in a new interpreter (`python -c "from dicehall.cli import
+main; main()" ARGS`, stdin empty so `play` stops at its first prompt), and
+its cost is the child's user + system CPU time, which a loaded machine
+inflates far less than wall time. With `--baseline DIR` (a source tree such
+as `git archive <commit> src | tar -x -C DIR`), the same commands also run
+with DIR/src first on the path, interleaved run by run with the current tree,
+and the ratios baseline/current come from the same run. Usage:
+
+    .venv/bin/python benchmarks/startup.py [--runs 5] [--baseline /tmp/base]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+COMMANDS = [
+    ["--help"],
+    ["games"],
+    ["rules", "kariki"],
+    ["odds", "kariki"],
+    ["play", "kariki", "--seed", "1"],
+    ["play", "toplshteyner", "--seed", "1"],
+]
+CURRENT = Path(__file__).resolve().parent.parent / "src"
+
+
+def cpu_of_run(args: list[str], src: Path) -> float:
+    """User + system CPU seconds of one run of the command with `src` first on the path."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(
+        [sys.executable, "-c", "from dicehall.cli import main; main()", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        check=False,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--baseline", type=Path, help="a source tree to compare with (has src/)")
+    args = parser.parse_args()
+    trees = {"current": CURRENT}
+    if args.baseline is not None:
+        trees = {"baseline": args.baseline / "src", **trees}
+    head = "".join(f"{name + ' s':>14}" for name in trees)
+    extra = f"{'baseline/current':>19}" if len(trees) == 2 else ""
+    print("median CPU seconds per run (user + system)")
+    print(f"{'command':<32}{head}{extra}")
+    for command in COMMANDS:
+        costs: dict[str, list[float]] = {name: [] for name in trees}
+        for _ in range(args.runs):
+            for name, src in trees.items():
+                costs[name].append(cpu_of_run(command, src))
+        line = f"{' '.join(command):<32}" + "".join(
+            f"{statistics.median(costs[name]):>14.3f}" for name in trees
+        )
+        if len(trees) == 2:
+            ratios = [b / c for b, c in zip(costs["baseline"], costs["current"], strict=True)]
+            line += f"{statistics.median(ratios):>19.2f}"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,333 @@
+"""Kariki in batches: N games advanced in lockstep with NumPy, random play.
+
+A second implementation of the rules in `dicehall.games.kariki.rules`, kept
+as close to it as arrays allow: the same phases, the same order of berries,
+the same choices for a random player (uniform among the legal actions). It
+exists for speed only, and `tests/batch/` checks statistically that it plays
+the game the engine plays, seat count by seat count.
+
+Each pass of the loop takes one step in every game still running, whatever
+its phase, except the roll-off: a round of it (one die per contender, C5) is
+taken at once and counted as that many steps. Turn timers (K8) do not exist
+here: nobody times out in a simulation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dicehall.batch.result import BatchResult
+from dicehall.core.game import Game
+
+ROLL_OFF, THROW, DIRECTION, CLAIM, RESPOND, EMERGENCY, OVER = range(7)
+"""The engine's phases, numbered as there."""
+KARIKI = 14
+DOUBLE_SIXES = 13
+BERRIES_OUT = 5
+BERRIES_POO = 4
+
+RANK = np.full((7, 7), -1, dtype=np.int8)
+"""RANK[a, b]: the rank of faces a and b (K2), as in the engine."""
+for _a in range(1, 7):
+    for _b in range(1, 7):
+        RANK[_a, _b] = KARIKI if _a + _b == 3 else (7 + _a if _a == _b else _a + _b - 4)
+
+BERRY_REASONS = {
+    "kariki": "Kariki",
+    "third-crown": "third crown",
+    "no-kariki": "failed to beat Double Sixes",
+    "caught-lying": "caught lying",
+    "false-accusation": "false accusation",
+}
+"""Why a berry is given (K3, K5), by the batch's name: the engine's words in its berry events."""
+
+EVENTS = (
+    "kariki",
+    "third-crown",
+    "no-kariki",
+    "claim",
+    "roll",
+    "pass",
+    "pull",
+    "pull-true",
+    "berry",
+    *(f"berry {why}" for why in BERRY_REASONS),
+    "poo",
+    "out",
+    "emergency",
+    "roll-off-tie",
+)
+"""What the batch counts per game, each named after the engine's event (see `event_counts`)."""
+
+Ints = NDArray[np.int64]
+
+
+class KarikiBatch:
+    """`games` games of one configured Kariki, all seats played at random."""
+
+    def __init__(
+        self, game: Game, games: int, seed: int | np.random.SeedSequence | None = None
+    ) -> None:
+        if game.id != "kariki":
+            raise ValueError(f"KarikiBatch plays kariki, not {game.id}")
+        self.game = game
+        options = game.options
+        self.at_least = options["pull"] == "at-least"
+        self.after_kariki_roller = options["after_kariki"] == "roller"
+        self.high_rollers = bool(options["high_rollers"])
+        buy_in = int(options["buy_in"])
+        self.rng = np.random.default_rng(seed)
+        n = self.n = game.seats
+        size = self.size = games
+        self.phase = np.full(size, ROLL_OFF, dtype=np.int64)
+        self.step = np.ones(size, dtype=np.int64)
+        self.berries = np.zeros((size, n), dtype=np.int64)
+        self.crowns = np.zeros((size, n), dtype=np.int64)
+        self.out = np.zeros((size, n), dtype=bool)
+        self.in_count = np.full(size, n, dtype=np.int64)
+        self.emergency_used = np.zeros((size, n), dtype=bool)
+        self.paid = np.full((size, n), buy_in, dtype=np.int64)
+        self.pot = np.full(size, buy_in * n, dtype=np.int64)
+        self.contenders = np.ones((size, n), dtype=bool)
+        self.roller = np.full(size, -1, dtype=np.int64)
+        self.dice_rank = np.full(size, -1, dtype=np.int64)
+        self.claim = np.full(size, -1, dtype=np.int64)
+        self.owner = np.full(size, -1, dtype=np.int64)
+        self.responder = np.full(size, -1, dtype=np.int64)
+        self.passed = np.zeros((size, n), dtype=bool)
+        # nxt[g, s]: the next seat after s in the direction of play that is still in (C2),
+        # kept up to date when the direction is chosen and when a seat goes out.
+        self.nxt = np.zeros((size, n), dtype=np.int64)
+        # K9's queue: pending[g, s] is s's place in the queue (0: not waiting).
+        self.pending = np.zeros((size, n), dtype=np.int64)
+        self.queued = np.zeros(size, dtype=np.int64)
+        self.beginner = np.full(size, -1, dtype=np.int64)
+        self.steps = np.zeros(size, dtype=np.int64)
+        self.events = {name: np.zeros(size, dtype=np.int64) for name in EVENTS}
+
+    # --- playing -----------------------------------------------------------------
+
+    def run(self) -> BatchResult:
+        """Play every game to the end."""
+        handlers = {
+            ROLL_OFF: self._roll_off,
+            DIRECTION: self._direction,
+            THROW: self._throw,
+            CLAIM: self._claim,
+            RESPOND: self._respond,
+            EMERGENCY: self._emergency,
+        }
+        while True:
+            phase = self.phase
+            # Each game takes one step, in the phase it was in when the pass began.
+            by_phase = [(h, np.flatnonzero(phase == p)) for p, h in handlers.items()]
+            if not any(g.size for _, g in by_phase):
+                break
+            for handler, g in by_phase:
+                if g.size:
+                    handler(g)
+        winner = np.argmin(self.out, axis=1)
+        net = -self.paid
+        net[np.arange(self.size), winner] += self.pot
+        return BatchResult(self.game, self.steps, winner, net, "stakes", dict(self.events))
+
+    def _choose(self, count: Ints) -> Ints:
+        """A uniform choice among `count` legal actions in each game: its index."""
+        return (self.rng.random(count.size) * count).astype(np.int64)
+
+    def _roll_off(self, g: Ints) -> None:
+        """C5: one die per contender; those tied for highest throw again."""
+        contenders = self.contenders[g]
+        faces = np.where(contenders, self.rng.integers(1, 7, (g.size, self.n)), 0)
+        self.steps[g] += contenders.sum(axis=1)
+        top = faces == faces.max(axis=1, keepdims=True)
+        single = top.sum(axis=1) == 1
+        done = g[single]
+        first = np.argmax(top[single], axis=1)
+        self.roller[done] = first
+        self.phase[done] = DIRECTION
+        tied = g[~single]
+        self.contenders[tied] = top[~single]
+        self.events["roll-off-tie"][tied] += 1
+
+    def _direction(self, g: Ints) -> None:
+        """K1: the first roller sends play left or right."""
+        self.steps[g] += 1
+        self.step[g] = np.where(self._choose(np.full(g.size, 2)) == 0, 1, -1)
+        self.phase[g] = THROW
+        self.nxt[g] = (np.arange(self.n) + self.step[g][:, None]) % self.n
+
+    def _throw(self, g: Ints) -> None:
+        """K3, K5: a Kariki is shown; over Double Sixes anything else is a berry."""
+        self.steps[g] += 1
+        a = self.rng.integers(1, 7, g.size)
+        b = self.rng.integers(1, 7, g.size)
+        rank = RANK[a, b].astype(np.int64)
+        kariki = rank == KARIKI
+        if kariki.any():
+            self._kariki(g[kariki])
+        failed = ~kariki & (self.claim[g] == DOUBLE_SIXES)
+        if failed.any():
+            gf = g[failed]
+            roller = self.roller[gf]
+            after = self._next_in(gf, roller)
+            self.events["no-kariki"][gf] += 1
+            self._berry(gf, roller, "no-kariki")
+            self._begin_after_berries(gf, after)
+        hidden = ~kariki & ~failed
+        gh = g[hidden]
+        self.dice_rank[gh] = rank[hidden]
+        self.phase[gh] = CLAIM
+
+    def _kariki(self, g: Ints) -> None:
+        """K3: a crown, a berry for the next player, and every third crown one for all others."""
+        roller = self.roller[g]
+        self.events["kariki"][g] += 1
+        victim = self._next_in(g, roller)
+        in_before = ~self.out[g]
+        self.crowns[g, roller] += 1
+        self._berry(g, victim, "kariki")
+        third = self.crowns[g, roller] % 3 == 0
+        if third.any():
+            self.events["third-crown"][g[third]] += 1
+            self._third_crown(g[third], roller[third], in_before[third])
+        self._begin_after_berries(g, roller if self.after_kariki_roller else victim)
+
+    def _third_crown(self, g: Ints, roller: Ints, in_before: NDArray[np.bool_]) -> None:
+        """K3: a berry for every other player who was in, from the victim round, in play order."""
+        step = self.step[g]
+        for k in range(1, self.n):
+            seat = (roller + step * k) % self.n
+            was_in = in_before[np.arange(g.size), seat]
+            self._berry(g[was_in], seat[was_in], "third-crown")
+
+    def _claim(self, g: Ints) -> None:
+        """K4: any rank strictly above the claim it follows, never Kariki."""
+        self.steps[g] += 1
+        self.events["claim"][g] += 1
+        claim = self.claim[g]
+        new = claim + 1 + self._choose(DOUBLE_SIXES - claim)
+        roller = self.roller[g]
+        self.claim[g] = new
+        self.owner[g] = roller
+        self.passed[g] = False
+        self.responder[g] = self._next_in(g, roller)
+        self.phase[g] = RESPOND
+
+    def _respond(self, g: Ints) -> None:
+        """K5, K6: roll higher, pull or pass; the thrower may not roll, nobody passes twice."""
+        self.steps[g] += 1
+        seat = self.responder[g]
+        thrower = seat == self.roller[g]
+        passed = self._passed_already(g, seat)
+        # The legal actions, in the engine's order: roll, pull, pass (K6 drops one).
+        count = np.where(thrower | passed, 2, 3)
+        pick = self._choose(count) + thrower  # the thrower's list starts at pull
+        rolls, pulls, passes = pick == 0, pick == 1, pick == 2
+        gr = g[rolls]
+        self.events["roll"][gr] += 1
+        self.roller[gr] = seat[rolls]
+        self.dice_rank[gr] = -1
+        self.phase[gr] = THROW
+        gp, sp = g[passes], seat[passes]
+        self.events["pass"][gp] += 1
+        self.passed[gp, sp] = True
+        self.owner[gp] = sp
+        self.responder[gp] = self._next_in(gp, sp)
+        if pulls.any():
+            self._pull(g[pulls], seat[pulls])
+
+    def _passed_already(self, g: Ints, seat: Ints) -> NDArray[np.bool_]:
+        """K6: a player passes a claim at most once."""
+        return self.passed[g, seat]
+
+    def _pull(self, g: Ints, puller: Ints) -> None:
+        """K5: lift the mug; the loser gets the berry, the other begins a fresh roll."""
+        owner = self.owner[g]
+        true = self._claim_is_true(self.dice_rank[g], self.claim[g])
+        self.events["pull"][g] += 1
+        self.events["pull-true"][g] += true
+        loser = np.where(true, puller, owner)
+        beginner = np.where(true, owner, puller)
+        self._berry(g[true], loser[true], "false-accusation")
+        self._berry(g[~true], loser[~true], "caught-lying")
+        self._begin_after_berries(g, beginner)
+
+    def _claim_is_true(self, rank: Ints, claim: Ints) -> NDArray[np.bool_]:
+        """K5's option pull: exact, or at least the claim."""
+        return rank >= claim if self.at_least else rank == claim
+
+    def _emergency(self, g: Ints) -> None:
+        """K9: the first in the queue buys an emergency berry for the pot's sum, or goes out."""
+        self.steps[g] += 1
+        queue = np.where(self.pending[g] > 0, self.pending[g], np.iinfo(np.int64).max)
+        seat = np.argmin(queue, axis=1)
+        self.pending[g, seat] = 0
+        buy = self._choose(np.full(g.size, 2)) == 0
+        gb, sb = g[buy], seat[buy]
+        self.events["emergency"][gb] += 1
+        self.paid[gb, sb] += self.pot[gb]
+        self.pot[gb] *= 2
+        self.berries[gb, sb] = BERRIES_POO
+        self.emergency_used[gb, sb] = True
+        self._go_out(g[~buy], seat[~buy])
+        done = ~self.pending[g].any(axis=1)
+        gd = g[done]
+        self._begin_after_berries(gd, self.beginner[gd])
+
+    # --- berries, going out, the next roll -----------------------------------------
+
+    def _berry(self, g: Ints, seat: Ints, why: str) -> None:
+        """One berry for one seat in each game (K7); a fifth puts it out or in K9's queue."""
+        berries = self.berries[g, seat] + 1
+        keep = berries <= BERRIES_OUT  # already about to go out: nothing more
+        g, seat, berries = g[keep], seat[keep], berries[keep]
+        self.berries[g, seat] = berries
+        self.events["berry"][g] += 1
+        self.events[f"berry {why}"][g] += 1
+        self.events["poo"][g] += berries == BERRIES_POO
+        five = berries == BERRIES_OUT
+        if self.high_rollers:
+            offer = five & ~self.emergency_used[g, seat]
+            go, so = g[offer], seat[offer]
+            self.queued[go] += 1
+            self.pending[go, so] = self.queued[go]
+            five &= ~offer
+        self._go_out(g[five], seat[five])
+
+    def _go_out(self, g: Ints, seat: Ints) -> None:
+        self.out[g, seat] = True
+        self.in_count[g] -= 1
+        self.events["out"][g] += 1
+        self._seat_left(g, seat)
+
+    def _begin_after_berries(self, g: Ints, beginner: Ints) -> None:
+        """K9's choices first; then the game ends or the beginner (or the next in, C2) throws."""
+        waiting = self.pending[g].any(axis=1)
+        gw = g[waiting]
+        self.beginner[gw] = beginner[waiting]
+        self.phase[gw] = EMERGENCY
+        g, beginner = g[~waiting], beginner[~waiting]
+        self.dice_rank[g] = -1
+        self.claim[g] = -1
+        self.owner[g] = -1
+        self.responder[g] = -1
+        self.passed[g] = False
+        over = self.in_count[g] == 1
+        self.phase[g[over]] = OVER
+        self.roller[g[over]] = -1
+        g, beginner = g[~over], beginner[~over]
+        is_out = self.out[g, beginner]
+        beginner = np.where(is_out, self._next_in(g, beginner), beginner)
+        self.roller[g] = beginner
+        self.phase[g] = THROW
+
+    def _next_in(self, g: Ints, seat: Ints) -> Ints:
+        """The next seat after `seat` in the direction of play that is still in (C2)."""
+        return self.nxt[g, seat]
+
+    def _seat_left(self, g: Ints, seat: Ints) -> None:
+        """`seat` went out in each game: whoever it followed now hands on to its successor."""
+        row = self.nxt[g]
+        self.nxt[g] = np.where(row == seat[:, None], self.nxt[g, seat][:, None], row)

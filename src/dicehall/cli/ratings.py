@@ -1,0 +1,77 @@
+"""`dicehall ladder`: the bots' standing ladder, rated by OpenSkill."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Annotated
+
+import typer
+from rich.progress import Progress
+from rich.table import Table as RichTable
+
+from dicehall.cli.common import (
+    GameArg,
+    OptionOpt,
+    SeatsOpt,
+    SeedOpt,
+    app,
+    configure,
+    err,
+    guarded,
+    out,
+)
+from dicehall.core import make_bots
+
+
+@app.command(rich_help_panel="Study")
+def ladder(
+    game: GameArg,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 1000,
+    seats: SeatsOpt = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(help="The bots on the ladder, comma-separated (default: all of the game's)."),
+    ] = None,
+    seed: SeedOpt = None,
+    option: OptionOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The bots play random lineups against each other; prints their ratings."""
+    from dicehall.ratings import ladder as run_ladder
+
+    g = guarded(lambda: configure(game, seats, option))
+    names = [b.strip() for b in bots.split(",") if b.strip()] if bots else list(g.bots())
+    guarded(lambda: make_bots(g, names, random.Random(0)))  # unknown bot names fail early
+    with Progress(console=err, transient=True, disable=as_json) as progress:
+        task = progress.add_task(f"{g.id} ladder", total=games)
+        book = run_ladder(g, names, games, seed, lambda i: progress.advance(task))
+    standings = book.table()
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "game": g.id,
+                    "seats": g.seats,
+                    "games": games,
+                    "model": "openskill.PlackettLuce",
+                    "ratings": [s.to_json() for s in standings],
+                }
+            )
+        )
+        return
+    table = RichTable(title=f"{g.name}: {games} ladder games, {g.seats} seats (OpenSkill)")
+    for col in ("rank", "bot", "rating", "mu", "sigma", "games", "win rate"):
+        table.add_column(col, justify="right")
+    for rank, s in enumerate(standings, 1):
+        table.add_row(
+            str(rank),
+            s.name,
+            f"{s.ordinal:.1f}",
+            f"{s.rating.mu:.2f}",
+            f"{s.rating.sigma:.2f}",
+            str(s.games),
+            f"{s.wins / s.games:.1%}" if s.games else "-",
+        )
+    out.print(table)
+    out.print("[dim]rating = mu − 3·sigma, the figure a leaderboard sorts by[/]")

@@ -1,0 +1,129 @@
+"""Ratings per game, and the bot ladder that anchors them.
+
+The maths is OpenSkill's (Weng–Lin, Plackett–Luce model): it rates
+free-for-all results of 2–10 players, which is every dicehall game. A
+result is ranked by the game's own verdict: the winners share first place
+and every other seat shares last, since no game ranks its losers.
+
+The ladder plays the project's bots against each other so that a rating
+means something: "solver ≈ 31" is read against the random bot's rating on
+the same ladder. Each game draws its lineup at random from the entrants;
+when a game has more seats than there are bots, numbered copies of the bots
+enter as players of their own ("heuristic 2"), so that nobody is rated as
+two teams of one match and the copies show how far ratings wander by luck.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from dicehall.core.chance import RandomDice
+from dicehall.core.game import Game, Result
+from dicehall.core.table import Table, make_bots
+
+
+def ranks_of(result: Result) -> list[float]:
+    """OpenSkill ranks (1 is best) for every seat: winners 1, the others 2."""
+    winners = set(result.winners)
+    return [1.0 if seat in winners else 2.0 for seat in range(len(result.net))]
+
+
+@dataclass
+class Standing:
+    """One player's rating on a ladder, with the games behind it."""
+
+    name: str
+    rating: PlackettLuceRating
+    games: int = 0
+    wins: float = 0.0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative figure a leaderboard sorts by: mu − 3 sigma."""
+        return float(self.rating.ordinal())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "mu": self.rating.mu,
+            "sigma": self.rating.sigma,
+            "ordinal": self.ordinal,
+            "games": self.games,
+            "wins": self.wins,
+        }
+
+
+@dataclass
+class RatingBook:
+    """Everyone's rating in one game; results in, ratings out."""
+
+    model: PlackettLuce = field(default_factory=PlackettLuce)
+    standings: dict[str, Standing] = field(default_factory=dict)
+
+    def standing(self, name: str) -> Standing:
+        if name not in self.standings:
+            self.standings[name] = Standing(name, self.model.rating(name=name))
+        return self.standings[name]
+
+    def record(self, players: Sequence[str], result: Result) -> None:
+        """Rate one finished game; players[s] sat at seat s."""
+        if len(set(players)) != len(players):
+            raise ValueError("a player can hold only one seat in a rated game")
+        standings = [self.standing(p) for p in players]
+        teams = [[s.rating] for s in standings]
+        rated = self.model.rate(teams, ranks=ranks_of(result))
+        winners = set(result.winners)
+        for seat, (standing, team) in enumerate(zip(standings, rated, strict=True)):
+            standing.rating = team[0]
+            standing.games += 1
+            if seat in winners:
+                standing.wins += 1 / len(winners)
+
+    def table(self) -> list[Standing]:
+        """The leaderboard, best first."""
+        return sorted(self.standings.values(), key=lambda s: s.ordinal, reverse=True)
+
+
+def entrants(bots: Sequence[str], seats: int) -> list[str]:
+    """The ladder's players: every bot once, plus numbered copies to fill a table."""
+    names = list(bots)
+    copy = 2
+    while len(names) < seats:
+        names += [f"{b} {copy}" for b in bots][: seats - len(names)]
+        copy += 1
+    return names
+
+
+def ladder(
+    game: Game,
+    bots: Sequence[str],
+    games: int,
+    seed: int | None = None,
+    on_game: Callable[[int], None] | None = None,
+) -> RatingBook:
+    """Play `games` games of random lineups drawn from `bots`; rate every one.
+
+    The same seed gives the same lineups, dice and ratings.
+    """
+    if not bots:
+        raise ValueError("the ladder needs at least one bot")
+    rng = random.Random(seed)
+    pool = entrants(bots, game.seats)
+    policy = {name: name.split(" ")[0] for name in pool}
+    book = RatingBook()
+    for name in pool:
+        book.standing(name)
+    for i in range(games):
+        lineup = rng.sample(pool, game.seats)
+        game_seed = rng.getrandbits(64)
+        table = Table(game, RandomDice(game_seed), record=False)
+        table.play(make_bots(game, [policy[p] for p in lineup], random.Random(game_seed)))
+        book.record(lineup, table.state.result())
+        if on_game is not None:
+            on_game(i)
+    return book

@@ -1,0 +1,123 @@
+"""Strategy files: a solved policy on disk, versioned, checksummed, tied to its game.
+
+A strategy file is a NumPy `.npz` archive (zip, compressed) of named arrays
+plus one JSON header. The header says the format and its version, the game,
+the seat count and the options the strategy was solved for, free-form `meta`
+(iterations, exploitability, how the arrays are laid out), and a SHA-256
+checksum over the header and every array's name, dtype, shape and bytes.
+
+`load` refuses, with a message naming what is wrong, a file that is not a
+strategy file, has another format version, fails its checksum, or was solved
+for another game, seat count or options: a policy for `pull=at-least` played
+at an `exact` table would be quietly wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from dicehall.core import DicehallError
+
+FORMAT = "dicehall-strategy"
+VERSION = 1
+HEADER = "header"
+
+
+class StrategyFileError(DicehallError):
+    """A strategy file that is unreadable, corrupt, or for another game or options."""
+
+
+@dataclass
+class StrategyFile:
+    game: str
+    seats: int
+    options: dict[str, Any]
+    """The options the strategy depends on (those that change the game solved)."""
+    arrays: dict[str, npt.NDArray[Any]]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def header(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "seats": self.seats,
+            "options": self.options,
+            "meta": self.meta,
+        }
+
+    def checksum(self) -> str:
+        digest = hashlib.sha256(json.dumps(self.header(), sort_keys=True).encode())
+        for name in sorted(self.arrays):
+            a = np.ascontiguousarray(self.arrays[name])
+            digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+            digest.update(a.tobytes())
+        return digest.hexdigest()
+
+    def check(self, game: str, seats: int, options: Mapping[str, Any]) -> None:
+        """Refuse this strategy for another game, seat count or options."""
+        want = {"game": game, "seats": seats, "options": dict(options)}
+        have = {"game": self.game, "seats": self.seats, "options": self.options}
+        for key in ("game", "seats", "options"):
+            if want[key] != have[key]:
+                raise StrategyFileError(
+                    f"this strategy was solved for {key} {have[key]!r}, not {want[key]!r}"
+                )
+
+
+def save(path: Path, strategy: StrategyFile) -> None:
+    header = {**strategy.header(), "checksum": strategy.checksum()}
+    blob = np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        arrays: dict[str, Any] = {HEADER: blob, **strategy.arrays}
+        np.savez_compressed(f, allow_pickle=False, **arrays)
+
+
+def load(
+    path: Path,
+    game: str | None = None,
+    seats: int | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> StrategyFile:
+    """Read and verify a strategy file; with game, seats and options, check it is for them."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except FileNotFoundError:
+        raise StrategyFileError(f"no strategy file at {path}") from None
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise StrategyFileError(f"{path} is not a strategy file: {e}") from None
+    blob = arrays.pop(HEADER, None)
+    try:
+        header = json.loads(bytes(blob).decode()) if blob is not None else None
+    except (UnicodeDecodeError, ValueError):
+        header = None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise StrategyFileError(f"{path} is not a dicehall strategy file (no header)")
+    if header.get("version") != VERSION:
+        raise StrategyFileError(
+            f"{path} has strategy format version {header.get('version')!r}; "
+            f"this dicehall reads version {VERSION}"
+        )
+    strategy = StrategyFile(
+        game=header["game"],
+        seats=header["seats"],
+        options=header["options"],
+        arrays=arrays,
+        meta=header.get("meta", {}),
+    )
+    if strategy.checksum() != header.get("checksum"):
+        raise StrategyFileError(f"{path} fails its checksum: the file is damaged or was edited")
+    if game is not None and seats is not None and options is not None:
+        strategy.check(game, seats, options)
+    return strategy

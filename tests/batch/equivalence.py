@@ -1,0 +1,93 @@
+"""Does a batch simulator play the engine's game? Two samples compared statistic by statistic.
+
+The engine plays the reference sample with random bots (uniform among the
+legal actions, as the batch does) and keeps its event log, so each event type
+is counted per game exactly as the batch counts it. Every statistic is a mean
+over games (steps, a seat's wins, a seat's net gain, an event's count), and
+each is compared with a two-sample z-test; the family of tests of one
+configuration fails when any p-value is below ALPHA / (number of tests)
+(Bonferroni), so a correct simulator fails one configuration with
+probability below ALPHA, and the seeds are fixed besides.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dicehall.batch import BatchResult
+from dicehall.core import Game, RandomDice
+
+ALPHA = 1e-3
+
+Sample = Mapping[str, NDArray[np.float64]]
+"""Statistic name -> its value in each game of the sample."""
+
+
+def batch_sample(result: BatchResult) -> Sample:
+    seats = result.game.seats
+    sample: dict[str, NDArray[np.float64]] = {"steps": result.steps.astype(float)}
+    for s in range(seats):
+        sample[f"wins[{s}]"] = (result.winner == s).astype(float)
+        sample[f"net[{s}]"] = result.net[:, s].astype(float)
+    for name, counts in result.events.items():
+        sample[f"event {name}"] = counts.astype(float)
+    return sample
+
+
+EventNames = Callable[[str, Mapping[str, object]], list[str]]
+"""The batch's names for one engine event (type, data): its type, and names derived from it."""
+
+
+def engine_sample(
+    game: Game, games: int, seed: int, events: Sequence[str], names: EventNames
+) -> Sample:
+    """`games` random games on the engine, counting the batch's `events` from the log."""
+    rng = random.Random(seed)
+    dice = RandomDice(seed)
+    rows: list[dict[str, float]] = []
+    for _ in range(games):
+        state = game.new_state(record=True)
+        steps = 0
+        while not state.is_over():
+            if state.is_chance():
+                state.apply_chance(dice.throw(state.chance_dice()))
+            else:
+                seat = state.actors()[0]
+                legal = state.legal_actions(seat)
+                state.apply(seat, legal[rng.randrange(len(legal))])
+            steps += 1
+        result = state.result()
+        row: dict[str, float] = {"steps": steps}
+        for s in range(game.seats):
+            row[f"wins[{s}]"] = sum(1 / len(result.winners) for w in result.winners if w == s)
+            row[f"net[{s}]"] = result.net[s]
+        counts = dict.fromkeys(events, 0.0)
+        for event in state.log or []:
+            for name in names(event.type, event.data):
+                if name in counts:
+                    counts[name] += 1
+        row.update({f"event {k}": v for k, v in counts.items()})
+        rows.append(row)
+    return {key: np.array([row[key] for row in rows]) for key in rows[0]}
+
+
+def differences(a: Sample, b: Sample) -> list[tuple[str, float]]:
+    """The statistics whose means differ significantly: (name, p-value)."""
+    assert a.keys() == b.keys(), set(a) ^ set(b)
+    tests: list[tuple[str, float]] = []
+    for name in a:
+        x, y = a[name], b[name]
+        spread = math.sqrt(x.var(ddof=1) / x.size + y.var(ddof=1) / y.size)
+        if spread == 0:
+            p = 1.0 if x.mean() == y.mean() else 0.0
+        else:
+            z = (x.mean() - y.mean()) / spread
+            p = math.erfc(abs(z) / math.sqrt(2))
+        tests.append((name, p))
+    threshold = ALPHA / len(tests)
+    return [(name, p) for name, p in tests if p < threshold]

@@ -1,0 +1,83 @@
+"""The Kariki batch simulator plays the engine's Kariki, at every seat count and with options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pytest
+
+from dicehall.batch import play
+from dicehall.batch.kariki import BERRY_REASONS, EVENTS, KarikiBatch
+from dicehall.core import OptionError
+from dicehall.games import make_game
+from tests.batch.equivalence import batch_sample, differences, engine_sample
+
+BATCH_GAMES = 20_000
+ENGINE_GAMES = 600
+
+CONFIGS = [(n, {}) for n in range(2, 11)] + [
+    (3, {"pull": "at-least"}),
+    (4, {"high_rollers": True, "buy_in": 3}),
+    (5, {"after_kariki": "berry", "high_rollers": True}),
+]
+
+
+def event_names(kind: str, data: Mapping[str, object]) -> list[str]:
+    """The batch's names for one engine event: its type, and those derived from its data."""
+    names = [kind]
+    if kind == "berry":
+        names += [f"berry {name}" for name, why in BERRY_REASONS.items() if why == data["why"]]
+    if kind == "kariki" and int(data["crowns"]) % 3 == 0:  # type: ignore[call-overload]
+        names.append("third-crown")
+    if kind == "pull" and data["true"]:
+        names.append("pull-true")
+    return names
+
+
+def compare(seats: int, options: dict[str, object], seed: int = 1) -> list[tuple[str, float]]:
+    game = make_game("kariki", seats, options)
+    batch = batch_sample(play(game, BATCH_GAMES, seed))
+    engine = engine_sample(game, ENGINE_GAMES, seed, EVENTS, event_names)
+    return differences(batch, engine)
+
+
+@pytest.mark.parametrize(("seats", "options"), CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
+def test_batch_plays_the_engines_kariki(seats: int, options: dict[str, object]) -> None:
+    assert compare(seats, options) == []
+
+
+@pytest.mark.parametrize(
+    ("seats", "options"), [(4, {}), (3, {"pull": "at-least"})], ids=["exact", "at-least"]
+)
+def test_K5_a_wrong_pull_verdict_is_caught(
+    seats: int, options: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check has teeth: judge pulls by the other K5 option and it fails."""
+
+    def other_verdict(self: KarikiBatch, rank, claim):  # type: ignore[no-untyped-def]
+        return rank == claim if self.at_least else rank >= claim
+
+    monkeypatch.setattr(KarikiBatch, "_claim_is_true", other_verdict)
+    failed = dict(compare(seats, options))
+    assert "event pull-true" in failed
+
+
+def test_K6_passing_twice_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let a player pass the same claim again and the roll, pass and pull counts give it away."""
+
+    def never_passed(self: KarikiBatch, g, seat):  # type: ignore[no-untyped-def]
+        return np.zeros(g.size, dtype=bool)
+
+    monkeypatch.setattr(KarikiBatch, "_passed_already", never_passed)
+    assert "event pass" in dict(compare(3, {}))
+
+
+def test_K3_forgetting_the_third_crown_berries_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(KarikiBatch, "_third_crown", lambda self, g, roller, in_before: None)
+    assert dict(compare(8, {}))
+
+
+def test_batch_play_of_an_unsupported_game_says_so() -> None:
+    with pytest.raises(OptionError, match="batch play supports kariki"):
+        play(make_game("tao"), 10)
