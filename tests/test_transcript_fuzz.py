@@ -112,9 +112,7 @@ def test_a_mutated_transcript_never_ends_in_a_traceback(
     path: Path = tmp_path_factory.mktemp("fuzz") / "game.json"
     path.write_bytes(raw)
     result = runner.invoke(app, [command, str(path)])
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        result.exception
-    )
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
     assert result.exit_code in (0, 1, 2), result.output
     if result.exit_code == 2:
@@ -125,7 +123,7 @@ def test_a_mutated_transcript_never_ends_in_a_traceback(
 def test_names_are_printed_as_text_not_markup(tmp_path: Path) -> None:
     gid = sorted(TRANSCRIPTS)[0]
     data = json.loads(json.dumps(TRANSCRIPTS[gid]))
-    data["names"] = ["[/]", "[bold red]Mallory"] + data["names"][2:]
+    data["names"] = ["[/]", "[bold red]Mallory", *data["names"][2:]]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data))
     result = runner.invoke(app, ["replay", str(path)])

@@ -47,7 +47,7 @@ BAD = [
     ('{"type": "action", "step": 99, "action": {"type": "stay"}}', "has not happened yet"),
     ('{"type": "action", "action": {"type": "stay"}, "seat": 1}', "plays seat 0 only"),
     ("[" * 1000 + "]" * 1000, "nested too deeply"),
-    ('{"type": "action", "step": STEP, "action": ' + "[" * 20 + "]" * 20 + "}", "nested too deeply"),
+    ('{"type": "action", "step": STEP, "action": ' + "[" * 20 + "]" * 20 + "}", "too deeply"),
     ('{"type": "ping", "pad": "' + "x" * 9000 + '"}', "message too large"),
     (b'{"type": "ping"}', "send text frames"),
 ]

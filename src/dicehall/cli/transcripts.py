@@ -10,7 +10,7 @@ import typer
 from rich.text import Text
 
 from dicehall.cli.common import app, fail, guarded, out
-from dicehall.core.transcript import load
+from dicehall.core.transcript import check_schema, load
 from dicehall.core.transcript import replay as replay_transcript
 
 
@@ -34,6 +34,7 @@ def replay(
 ) -> None:
     """Re-apply a transcript exactly; prints the events and the final result."""
     data = guarded(lambda: load(file))
+    guarded(lambda: check_schema(data))
     state = guarded(lambda: replay_transcript(data))
     if as_json:
         final = {

@@ -147,6 +147,7 @@ def serve(settings: ServerSettings) -> None:
             burst=settings.message_burst,
             limits=settings.limits(),
             sqlite_synchronous=settings.sqlite_synchronous,
+            grace_seconds=settings.grace_seconds,
             config=config,
         )
     except DatabaseInUse as e:
