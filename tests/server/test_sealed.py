@@ -24,6 +24,7 @@ from tests.server.helpers import (
     receive,
     running,
     secrets_of,
+    settle,
 )
 
 X0, X1 = b"\x11" * 32, b"\x22" * 32
@@ -49,6 +50,7 @@ def play_kariki(client: Any, reveal: bool = True) -> tuple[str, list[Conn]]:
             ws = client.websocket_connect(f"/ws/tables/{tid}?token={token}").__enter__()
             conns.append(Conn(ws, seat, x if reveal else None))
         drive(conns, random.Random(3))
+        settle(client, tid, conns)
         for conn in conns[1:]:
             conn.ws.__exit__(None, None, None)
     return tid, conns
