@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dicehall.cli import app
+from dicehall.core.transcript import check_schema
 from dicehall.games import game_class, game_ids
 
 runner = CliRunner()
@@ -58,6 +59,8 @@ def test_sim_json_and_saved_transcripts_replay(gid: str, tmp_path: Path) -> None
     assert stats["mean_steps"] > 0
     saved = sorted(tmp_path.iterdir())
     assert len(saved) == 3
+    for path in saved:
+        check_schema(json.loads(path.read_text()))
     code, output = run("replay", str(saved[0]), "--json")
     assert code == 0, output
     final = json.loads(output)

@@ -68,7 +68,9 @@ def test_odds_tables() -> None:
     assert ranks.rows[0][0] == "kariki" and ranks.rows[-1][0] == "4"
     assert sum(row[3] for row in ranks.rows) == 1  # type: ignore[misc]
     assert len(trust.rows) == 14 and trust.rows[0][2] == 1
-    assert make_game("kariki").odds({}) == [ranks, trust]
+    shown, solver = make_game("kariki").odds({})
+    assert shown == ranks  # the truthful model's trust table is not shown: the solver's is
+    assert solver.columns == ["claim", "how often it is made", "chance it is true"]
     with pytest.raises(OptionError):
         make_game("kariki").odds({"dice": "2"})
 

@@ -178,11 +178,13 @@ def check_messages(
     not change when everything hidden from t is redrawn. No message before
     the end may hold the seed (a sealed table's, never). At a sealed table
     every opening a seat got proves a throw the rules showed it, and no message
-    holds the secret of a throw the rules did not show that seat.
+    holds the secret of a throw the rules did not show that seat. And the
+    transcript meets the schema.
     """
     from dicehall.core.shown import shown_throws
-    from dicehall.core.transcript import apply_step
+    from dicehall.core.transcript import apply_step, check_schema
 
+    check_schema(transcript)
     rng = random.Random(7)
     state = game.new_state(record=True)
     seats: list[int | None] = [None, *range(game.seats)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -20,8 +21,10 @@ from dicehall.cli.common import (
     guarded,
     out,
 )
+from dicehall.core import Game
 from dicehall.strategy.duel import duel as run_duel
 from dicehall.strategy.progress import bar
+from dicehall.strategy.solver import GameSolver, plot
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 
@@ -58,3 +61,85 @@ def duel(
                       f"{score.net_per_game:+.3f}")  # fmt: skip
     out.print(table)
     out.print("Win rates are per seat the bot holds; seats rotate every game.")
+
+
+def solver_of(game: Game) -> GameSolver:
+    solver = game.solver()
+    if solver is None:
+        fail(f"{game.id} has no solver yet")
+    return solver
+
+
+@app.command(rich_help_panel="Study")
+def solve(
+    game: GameArg,
+    seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats.")] = 2,
+    option: OptionOpt = None,
+    iterations: Annotated[
+        int | None, typer.Option(min=1, help="CFR+ iterations (per subgame where decomposed).")
+    ] = None,
+    target: Annotated[
+        float | None, typer.Option(min=0.0, help="Solve until the exploitability is below this.")
+    ] = None,
+    out_file: Annotated[
+        Path | None,
+        typer.Option("--out", help="Where to write the strategy (default: the cache)."),
+    ] = None,
+    plot_file: Annotated[
+        Path | None, typer.Option("--plot", help="Write exploitability against iterations (PNG).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve a game's equilibrium strategy with CFR+ and measure its exact exploitability."""
+    if iterations is not None and target is not None:
+        fail("give --iterations or --target, not both")
+    if iterations is None and target is None:
+        target = 0.001
+    g = guarded(lambda: configure(game, seats, option))
+    solver = guarded(lambda: solver_of(g))
+    report = guarded(
+        lambda: solver.solve(
+            iterations, target, out_file, None if as_json else err, plot_file is not None
+        )
+    )
+    if plot_file is not None:
+        guarded(lambda: plot(report.history, report.unit, plot_file, f"{g.name}, {g.seats} seats"))
+    data = {
+        "game": g.id,
+        "seats": g.seats,
+        "options": dict(g.options),
+        "iterations": report.iterations,
+        "exploitability": report.exploitability,
+        "unit": report.unit,
+        "seconds": report.seconds,
+        "out": None if report.saved is None else str(report.saved),
+    }
+    if as_json:
+        print(json.dumps(data))
+        return
+    out.print(
+        f"{g.name}, {g.seats} seats: {report.iterations} CFR+ iterations "
+        f"in {report.seconds:.1f} s, exploitability {report.exploitability:.3e} ({report.unit})"
+    )
+    if report.saved is not None:
+        out.print(f"strategy written to {report.saved}")
+
+
+@app.command(rich_help_panel="Study")
+def exploitability(
+    game: GameArg,
+    bot: Annotated[str, typer.Option(help="The bot whose policy is measured.")],
+    seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats.")] = 2,
+    option: OptionOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The exact exploitability of a bot's policy: what a best response wins from it."""
+    g = guarded(lambda: configure(game, seats, option))
+    solver = guarded(lambda: solver_of(g))
+    eps = guarded(lambda: solver.exploitability(bot, None if as_json else err))
+    data = {"game": g.id, "seats": g.seats, "options": dict(g.options), "bot": bot,
+            "exploitability": eps, "unit": solver.unit}  # fmt: skip
+    if as_json:
+        print(json.dumps(data))
+        return
+    out.print(f"{g.name}, {g.seats} seats: {bot} is exploitable by {eps:.3e} ({solver.unit})")

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from dicehall.cli.common import app, guarded, out
-from dicehall.core.transcript import load
+from dicehall.core.transcript import check_schema, load
 from dicehall.core.transcript import replay as replay_transcript
 
 
@@ -22,6 +22,7 @@ def replay(
 ) -> None:
     """Re-apply a transcript exactly; prints the events and the final result."""
     data = guarded(lambda: load(file))
+    guarded(lambda: check_schema(data))
     state = guarded(lambda: replay_transcript(data))
     if as_json:
         final = {

@@ -18,6 +18,11 @@ class Bot(Protocol):
     def choose(self, view: View, legal: Sequence[Action]) -> Action: ...
 
 
+# A bot may also say how likely each legal action is, with a method
+# `policy(view, legal) -> list[float]` (in the order of `legal`); the strategy
+# engine measures the exploitability of that policy, not of one sampled choice.
+
+
 BotFactory = Callable[["Game", int, random.Random], Bot]
 """Makes a bot for (game, seat, random source)."""
 
@@ -31,3 +36,6 @@ class RandomBot:
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         return legal[int(self.rng.random() * len(legal))]
+
+    def policy(self, view: View, legal: Sequence[Action]) -> list[float]:
+        return [1 / len(legal)] * len(legal)

@@ -30,6 +30,7 @@ from dicehall.core.options import Option, OptionValue, resolve_options
 
 if TYPE_CHECKING:
     from dicehall.core.bots import BotFactory
+    from dicehall.strategy.solver import GameSolver
 
 Action = Mapping[str, Any]
 """A JSON object with a "type" key. Games hand out shared constants: never mutate one."""
@@ -147,6 +148,10 @@ class Game(ABC):
 
     def advice(self, view: View, legal: Sequence[Action]) -> OddsTable | None:
         """The chances behind each legal action, from the seat's view alone (odds panel)."""
+        return None
+
+    def solver(self) -> GameSolver | None:
+        """What `dicehall solve` / `exploitability` use (dicehall.strategy), if the game has it."""
         return None
 
     def to_json(self) -> dict[str, Any]:

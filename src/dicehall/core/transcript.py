@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from functools import cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -53,6 +55,37 @@ def load(path: str | Path, what: str = "a transcript") -> dict[str, Any]:
     if not isinstance(data, dict):
         raise TranscriptError(f"{what} is a JSON object")
     return data
+
+
+SCHEMA_FILE = "transcript.schema.json"
+"""The JSON Schema of the format, shipped beside this module (docs/transcript.schema.json)."""
+
+
+def schema() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(files(__package__).joinpath(SCHEMA_FILE).read_text())
+    return data
+
+
+@cache
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator  # only when a transcript is checked
+
+    return Draft202012Validator(schema())
+
+
+def check_schema(data: object) -> None:
+    """Raise TranscriptError naming the JSON path of the first structural error.
+
+    The schema says what a transcript looks like (fields, types, step shapes);
+    whether its steps follow the rules is for `replay` to say.
+    """
+    from jsonschema.exceptions import best_match
+
+    errors = list(_validator().iter_errors(data))
+    error = best_match(errors)
+    if error is not None:
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise TranscriptError(f"{error.json_path}: {error.message}{more}")
 
 
 GameMaker = Callable[[Any, Any, Mapping[str, object]], Game]

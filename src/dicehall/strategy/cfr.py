@@ -88,7 +88,16 @@ class CFRPlus:
                 self.policy[:, mine] = fresh[:, mine]
 
     def average_policy(self) -> FloatArray:
-        return self.passes.normalise(self.average)
+        """The average strategy; where a seat's own play never reaches an infoset, the current one.
+
+        Such an infoset has no average (its own reach is zero), but its
+        regrets, weighed by the others' reach, still learn the best reply
+        there: a seat that finds itself off its path (a table of other bots,
+        advice after a human's odd move) still plays well.
+        """
+        policy = self.passes.normalise(self.average)
+        unreached = self.passes.infoset_sums(self.average) <= 0
+        return np.where(unreached, self.passes.normalise(self.regret), policy)
 
     def exploitability(self) -> FloatArray:
         return exploitability(self.passes, self.average_policy(), self.leaf_values)[0]

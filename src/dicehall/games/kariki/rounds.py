@@ -225,10 +225,10 @@ class RoundModel:
         state = round_start(self.game, score, seat)
         if how == "kariki":
             state.apply_chance((1, 2))
-        else:  # a lie pulled: the liar's berry, the puller begins (K5)
-            state.apply_chance((1, 1))
-            state.apply(seat, CLAIM_ACTIONS[0])
-            state.apply(1 - seat, PULL)
+        else:  # a lie pulled (Five over a Four, a lie under either pull rule): the liar's berry
+            state.apply_chance((1, 3))
+            state.apply(seat, CLAIM_ACTIONS[1])
+            state.apply(1 - seat, PULL)  # the puller begins (K5)
         if score == ZERO and state.roller != roller:
             raise AssertionError(f"round end {label} does not lead where the engine does")
         return state
@@ -250,10 +250,6 @@ class RoundModel:
             label: [self.end_state(score, label) for score in self.scores.all]
             for label in self.end_labels
         }
-
-
-Emergency = Callable[[KarikiState, int], bool]
-"""Whether a seat buys the emergency berry in this state (K9)."""
 
 
 def settle(

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dicehall.core import Game
 from dicehall.core.bots import BotFactory
 from dicehall.games.kariki.rounds import (
     CLAIMS,
@@ -218,12 +217,6 @@ def action_chances(
 
 def subgame_count() -> int:
     return 2 * len(CLAIMS)
-
-
-def evaluate_game(game: Game, factory: BotFactory) -> Exploitability:
-    model = RoundModel(game)
-    policies, buys = bot_policies(model, factory)
-    return exploitability(model, policies, buys)
 
 
 # --- strategy files -------------------------------------------------------------------

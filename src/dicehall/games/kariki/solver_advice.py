@@ -1,0 +1,209 @@
+"""Advice from the solved strategy: what the solver would do, and what each choice is worth.
+
+For the seat to act (a claim or an answer) the advice gives:
+
+- the solver's chance of each legal action;
+- the seat's chance of winning the game if it takes that action and everyone
+  plays the solver's strategy from then on, and its change against the
+  solver's own mix;
+- for an answer, the chance that the claim is true given the claims so far,
+  if the thrower plays the solver's strategy (Bayes over the dice under the
+  mug, in the subgame tree the strategy was solved on).
+
+The numbers come from the two-seat game. At more seats they treat the
+decision as the two-seat game between the seat and the claim's owner (or,
+claiming, the next player): a model, which the panel says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from dicehall.core import Game, View
+from dicehall.core.odds import OddsTable
+from dicehall.games.kariki.odds import advice as truthful_advice
+from dicehall.games.kariki.render import action_label
+from dicehall.games.kariki.rounds import (
+    InfosetKey,
+    RoundModel,
+    infoset_key,
+    settle,
+    solved_options,
+    subgame_of,
+)
+from dicehall.games.kariki.rules import RANK_NAMES, RANK_OF_ID, KarikiState
+from dicehall.games.kariki.solver import Strategy, Subgame
+from dicehall.games.kariki.solver_bot import next_in, two_seat_position
+from dicehall.games.kariki.strategies import round_model, stored_strategy, strategy_for
+from dicehall.strategy.passes import Passes
+
+
+@cache
+def _passes(key: tuple[tuple[str, object], ...], subgame: Subgame) -> Passes:
+    return Passes(round_model(key).trees[subgame])
+
+
+def position(view: View, strategy: Strategy) -> tuple[int, Subgame, InfosetKey]:
+    """The two-seat decision this view is: as the solver bot plays it, or, answering at more
+    seats, the seat (as seat 0) against the claim's owner."""
+    if len(view["out"]) == 2 or view["phase"] == "claim":
+        return two_seat_position(view, strategy.scores)
+    me, roller, owner = int(view["seat"]), int(view["roller"]), int(view["claim_owner"])
+    kind, claim, _, rank = infoset_key(view)
+    passes = 1 if me == roller else 2 if me in view["pass_chain"] else 0
+    score = strategy.scores.of_view(view, me, owner)
+    return score, (0 if me == roller else 1, subgame_of(view)[1]), (kind, claim, passes, rank)
+
+
+def subgame_values(
+    model: RoundModel, strategy: Strategy, score: int, subgame: Subgame
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(policy, leaf values, reach of seat 0, of seat 1) of one subgame at one score."""
+    tree = model.trees[subgame]
+    leaf = np.empty((1, len(tree.leaf_labels)))
+    for j, label in enumerate(tree.leaf_labels):
+        assert isinstance(label, tuple)
+        if label[0] == "roll":
+            leaf[0, j] = strategy.values[score, label[1], label[2] + 1]
+        else:
+            end = model.ends[label[1:]][score]
+            leaf[0, j] = settle(end, model.scores, strategy.values[:, :, 0], lambda s, w: True)
+    policy = strategy.policies[subgame][score][None, :]
+    key = tuple(sorted(solved_options(model.game).items()))
+    r0, r1 = _passes(key, subgame).reach(policy)
+    return policy, leaf, r0, r1
+
+
+def advice(game: Game, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTable | None:
+    if view.get("phase") not in ("claim", "respond") or not legal:
+        return None
+    options = tuple(sorted(solved_options(game).items()))
+    strategy = stored_strategy(game)
+    if strategy is None:  # never solve on a request: say how to get the solver's numbers
+        fallback = truthful_advice(view, legal, at_least=game.options["pull"] == "at-least")
+        if fallback is not None:
+            flags = " ".join(f"-o {name}={value}" for name, value in options).lower()
+            fallback.note += (
+                " These options have no solved strategy yet, so this is the truthful model,"
+                f" which assumes nobody bluffs; `dicehall solve kariki {flags}` makes one."
+            )
+        return fallback
+    model = round_model(options)
+    score, subgame, key = position(view, strategy)
+    tree = model.trees[subgame]
+    passes = _passes(options, subgame)
+    policy, leaf, r0, r1 = subgame_values(model, strategy, score, subgame)
+    v = passes.values(policy, leaf)[0]
+    i = tree.infoset_index()[key]
+    seat = int(tree.infoset_player[i])
+    nodes = np.flatnonzero(tree.node_infoset == i)
+    opp = (r1 if seat == 0 else r0)[0, nodes] * passes.chance_reach[nodes]
+    belief = opp / opp.sum()
+    mine = v if seat == 0 else 1.0 - v
+    now = float(belief @ mine[nodes])
+    first = int(tree.infoset_sa[i])
+    rows: list[list[Any]] = []
+    for a, action in enumerate(legal):
+        worth = float(belief @ mine[tree.first_child[nodes] + a])
+        rows.append(
+            [
+                action_label(action),
+                f"{policy[0, first + a]:.1%}",
+                f"{worth:.1%}",
+                f"{(worth - now) * 100:+.2f} points",
+            ]
+        )
+    two = len(view["out"]) == 2
+    model_words = (
+        "the solved two-seat strategy"
+        if two
+        else f"the solved two-seat strategy, as if you played only the {_other(view)}"
+    )
+    extra: dict[str, Any] = {"model": "solver", "win_chance": now}
+    note = f"From {model_words}: chances of winning the game if everyone plays it."
+    title = "Solver: your claim"
+    if view["phase"] == "respond":
+        claim = RANK_OF_ID[view["claim"]]
+        at_least = game.options["pull"] == "at-least"
+        true = np.array([_holds(tree.states[n], claim, at_least) for n in nodes], dtype=float)
+        chance_true = float(belief @ true)
+        extra["claim_true"] = chance_true
+        title = f"Solver on {RANK_NAMES[claim]}"
+        note += (
+            f" The claim is true with chance {chance_true:.1%}, given the claims so far"
+            " and the thrower playing the solver's strategy."
+        )
+    return OddsTable(
+        title,
+        ["action", "solver plays it", "your chance of winning", "change"],
+        rows,
+        note=note,
+        extra=extra,
+    )
+
+
+def _holds(state: object, claim: int, at_least: bool) -> bool:
+    assert isinstance(state, KarikiState)
+    rank = state.dice_rank
+    return rank >= claim if at_least else rank == claim
+
+
+def _other(view: View) -> str:
+    if view["phase"] == "claim":
+        return f"next player (seat {next_in(view, int(view['seat']))})"
+    return f"claim's owner (seat {view['claim_owner']})"
+
+
+def posterior_table(game: Game) -> OddsTable:
+    """How often the solver makes each claim on a fresh roll at 0-0, and how often it is true."""
+    options = tuple(sorted(solved_options(game).items()))
+    strategy = strategy_for(game)
+    model = round_model(options)
+    score = strategy.scores.index[model.scores.all[0]]
+    tree = model.trees[0, -1]
+    policy = strategy.policies[0, -1][score]
+    index = tree.infoset_index()
+    made = np.zeros(14)
+    true = np.zeros(14)
+    for child in range(int(tree.first_child[0]), int(tree.first_child[0] + tree.n_children[0])):
+        state = tree.states[child]
+        assert isinstance(state, KarikiState)
+        i = index.get((0, -1, 0, state.dice_rank))
+        if i is None:
+            continue  # a Kariki, shown at once
+        start = int(tree.infoset_sa[i])
+        chances = policy[start : start + 14] * tree.chance[child]
+        made += chances
+        true[state.dice_rank] += chances[state.dice_rank]
+    at_least = game.options["pull"] == "at-least"
+    if at_least:
+        true = np.array([sum(_true_at_least(tree, index, policy, c)) for c in range(14)])
+    rows: list[list[Any]] = [
+        [RANK_NAMES[c], f"{made[c] / made.sum():.1%}", f"{true[c] / made[c]:.1%}"]
+        for c in range(13, -1, -1)
+        if made[c] > 0
+    ]
+    return OddsTable(
+        "A claim on a fresh roll, by the solver (two seats, no berries yet)",
+        ["claim", "how often it is made", "chance it is true"],
+        rows,
+        note=(
+            "The solved two-seat strategy bluffs: these are the chances that a claim it makes "
+            "on a fresh roll holds, by Bayes over its throws."
+        ),
+    )
+
+
+def _true_at_least(tree: Any, index: dict[Any, int], policy: np.ndarray, claim: int) -> list[float]:
+    out = []
+    for child in range(int(tree.first_child[0]), int(tree.first_child[0] + tree.n_children[0])):
+        state = tree.states[child]
+        i = index.get((0, -1, 0, state.dice_rank))
+        if i is None or state.dice_rank < claim:
+            continue
+        out.append(float(policy[int(tree.infoset_sa[i]) + claim] * tree.chance[child]))
+    return out

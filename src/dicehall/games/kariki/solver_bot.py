@@ -1,0 +1,88 @@
+"""The `solver` bot: Kariki's solved two-seat strategy, played from a seat's view alone.
+
+At two seats it plays the equilibrium strategy of `solver.py` exactly as
+solved (its exploitability is measured in docs/strategy.md). At three to ten
+seats no equilibrium is known. It claims as the two-seat strategy claims
+against the next player (who answers the claim), at their two scores: the
+solved mix of truths and bluffs. It answers claims as the heuristic bot
+does, tracking how honest each thrower has shown itself: measured, the
+two-seat answers carried over to more seats lose (a pass there hands the
+claim to a player who may pass it on, not to the thrower), while these
+claims beat the heuristic at every seat count (docs/strategy.md).
+
+The emergency berry (K9) is always bought: staying in never lowers a chance
+of winning. The bot draws its actions from its own random source, so a seed
+makes its play reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dicehall.core import Game, View
+from dicehall.games.kariki.bots import HeuristicBot
+from dicehall.games.kariki.rounds import InfosetKey, Scores, infoset_key, subgame_of
+from dicehall.games.kariki.rules import BUY, LEFT
+from dicehall.games.kariki.solver import Strategy, Subgame
+from dicehall.games.kariki.strategies import strategy_for
+
+
+def next_in(view: View, seat: int) -> int:
+    """The next seat still in, in the direction of play (C2)."""
+    step = 1 if view["direction"] != "right" else -1
+    out = view["out"]
+    n = len(out)
+    seat = (seat + step) % n
+    while out[seat]:
+        seat = (seat + step) % n
+    return seat
+
+
+def two_seat_position(view: View, scores: Scores) -> tuple[int, Subgame, InfosetKey]:
+    """(score, subgame, infoset) of a decision in the two-seat game.
+
+    At two seats the seats are the real ones; at more (claims only), the
+    thrower is seat 0 of the two-seat game and the next player seat 1.
+    """
+    subgame, key = subgame_of(view), infoset_key(view)
+    if len(view["out"]) == 2:
+        return scores.of_view(view), subgame, key
+    me = int(view["seat"])
+    return scores.of_view(view, me, next_in(view, me)), (0, subgame[1]), key
+
+
+class SolverBot:
+    def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+        self.strategy: Strategy = strategy_for(game)
+        self.answers = HeuristicBot(game, seat, rng) if game.seats > 2 else None
+
+    def policy(self, view: View, legal: Sequence[Mapping[str, Any]]) -> list[float]:
+        """The chance of each legal action."""
+        if self.answers is not None:
+            self.answers.observe(view)
+            if view["phase"] == "respond":
+                chosen = self.answers.choose(view, legal)
+                return [1.0 if action == chosen else 0.0 for action in legal]
+        if view["phase"] in ("claim", "respond"):
+            score, subgame, key = two_seat_position(view, self.strategy.scores)
+            chances = self.strategy.chances(score, subgame, key)
+            if len(chances) == len(legal):
+                return [float(c) for c in chances]
+            raise AssertionError(
+                f"the strategy has {len(chances)} actions at {key}, not {len(legal)}"
+            )
+        wanted = BUY if view["phase"] == "emergency" else LEFT
+        return [1.0 if action == wanted else 0.0 for action in legal]
+
+    def choose(self, view: View, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+        chances = self.policy(view, legal)
+        r = self.rng.random()
+        for action, chance in zip(legal, chances, strict=True):
+            r -= chance
+            if r < 0:
+                return action
+        return legal[max(range(len(legal)), key=chances.__getitem__)]

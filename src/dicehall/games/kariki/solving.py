@@ -1,0 +1,139 @@
+"""Kariki's `GameSolver`: `dicehall solve kariki` and `dicehall exploitability kariki`.
+
+Two seats only: the equilibrium is of the two-seat game. `--iterations N`
+runs N CFR+ iterations in every subgame; `--target EPS` solves every
+subgame to a fraction of EPS and then measures the whole game's
+exploitability, tightening the subgames until it is below EPS.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+from dicehall.core import Game, OptionError
+from dicehall.games.kariki.rounds import RoundModel, solved_options
+from dicehall.games.kariki.solver import (
+    Policies,
+    Solved,
+    Strategy,
+    bot_policies,
+    exploitability,
+    solve,
+    subgame_count,
+    to_file,
+)
+from dicehall.strategy.progress import bar
+from dicehall.strategy.solver import SolveReport
+from dicehall.strategy.strategy_file import StrategyFile
+
+UNIT = "win probability"
+CURVE_START = 25
+
+
+class KarikiSolver:
+    unit = UNIT
+
+    def __init__(self, game: Game) -> None:
+        if game.seats != 2:
+            raise OptionError(
+                f"Kariki is solved for two seats (its equilibrium); got --seats {game.seats}"
+            )
+        self.game = game
+        self._model: RoundModel | None = None
+
+    @property
+    def model(self) -> RoundModel:
+        if self._model is None:
+            self._model = RoundModel(self.game)
+        return self._model
+
+    def _solve(
+        self, iterations: int | None, target: float | None, console: Console | None
+    ) -> Solved:
+        subgames = subgame_count() * len(self.model.scores.levels())
+        what = f"CFR+ {iterations} iterations" if iterations else f"CFR+ to {target:.1e}"
+        with bar(subgames, what, console) as progress:
+            return solve(
+                self.model,
+                iterations=iterations,
+                target=target,
+                tick=lambda key, its, eps: progress.advance(1, eps),
+            )
+
+    def _measure(self, policies: Policies, console: Console | None) -> float:
+        subgames = 2 * subgame_count() * len(self.model.scores.levels())
+        with bar(subgames, "exact best responses", console) as progress:
+            result = exploitability(
+                self.model, policies, lambda s, seat: True, lambda *_: progress.advance()
+            )
+        return result.exploitability
+
+    def solve(
+        self,
+        iterations: int | None,
+        target: float | None,
+        out: Path | None,
+        console: Console | None,
+        curve: bool = False,
+    ) -> SolveReport:
+        history: list[tuple[int, float]] = []
+        if curve:
+            top = iterations or 400
+            n = CURVE_START
+            while n < top:
+                solved = self._solve(n, None, console)
+                history.append((n, self._measure(self._stored(solved), console)))
+                n *= 2
+        seconds = 0.0
+        if iterations is not None:
+            solved = self._solve(iterations, None, console)
+            seconds = solved.seconds
+            eps = self._measure(self._stored(solved), console)
+        else:
+            assert target is not None
+            per_subgame = target / 4
+            for _ in range(4):
+                solved = self._solve(None, per_subgame, console)
+                seconds += solved.seconds
+                eps = self._measure(self._stored(solved), console)
+                if eps <= target:
+                    break
+                per_subgame /= 4
+        most = max(solved.iterations.values())
+        history.append((most, eps))
+        from dicehall.games.kariki.strategies import cache_dir, file_name
+        from dicehall.strategy.strategy_file import save
+
+        # Without --out the strategy goes to the cache, where the bot and the advice find it.
+        path = out or cache_dir() / file_name(solved_options(self.game))
+        save(path, self._file(solved, eps))
+        return SolveReport(most, eps, UNIT, seconds, sorted(history), path)
+
+    def _file(self, solved: Solved, eps: float) -> StrategyFile:
+        meta = {
+            "iterations": max(solved.iterations.values()),
+            "exploitability": eps,
+            "unit": UNIT,
+            "seconds": solved.seconds,
+        }
+        return to_file(self.model, solved, meta)
+
+    def _stored(self, solved: Solved) -> Policies:
+        """The policies as a strategy file holds them (16-bit chances): what the bot plays."""
+        return Strategy.of_file(self._file(solved, float("nan"))).policies
+
+    def exploitability(self, bot: str, console: Console | None) -> float:
+        factories = self.game.bots()
+        if bot not in factories:
+            raise OptionError(
+                f"unknown bot {bot!r} for kariki; its bots are: {', '.join(factories)}"
+            )
+        if console is not None:
+            console.print(f"asking {bot} at every information state of every score ...")
+        policies, buys = bot_policies(self.model, factories[bot])
+        subgames = 2 * subgame_count() * len(self.model.scores.levels())
+        with bar(subgames, "exact best responses", console) as progress:
+            result = exploitability(self.model, policies, buys, lambda *_: progress.advance())
+        return result.exploitability

@@ -1,0 +1,52 @@
+"""`dicehall solve` and `dicehall exploitability`: their JSON, and clear refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dicehall.cli import app
+from dicehall.strategy.strategy_file import load
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "kariki", "--seats", "3"], "solved for two seats"),
+        (["solve", "kariki", "--iterations", "5", "--target", "0.1"], "not both"),
+        (["exploitability", "kariki", "--bot", "nobody"], "unknown bot 'nobody'"),
+        (["exploitability", "kariki", "--bot", "random", "-o", "pull=maybe"], "pull"),
+    ],
+)
+def test_bad_input_is_refused_clearly(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+@pytest.mark.slow
+def test_solve_writes_a_strategy_and_prints_its_json(tmp_path: Path) -> None:
+    out = tmp_path / "k.npz"
+    args = ["solve", "kariki", "--iterations", "3", "--out", str(out), "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {"game", "iterations", "exploitability", "unit", "seconds"} <= set(data)
+    assert data["iterations"] == 3 and data["unit"] == "win probability"
+    assert 0 < data["exploitability"] < 0.5
+    options = {"pull": "exact", "after_kariki": "roller", "high_rollers": False}
+    assert load(out, "kariki", 2, options).meta["exploitability"] == data["exploitability"]
+
+
+@pytest.mark.slow
+def test_exploitability_of_the_random_bot() -> None:
+    result = runner.invoke(app, ["exploitability", "kariki", "--bot", "random", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["bot"] == "random" and data["unit"] == "win probability"
+    assert 0.4 < data["exploitability"] <= 0.5

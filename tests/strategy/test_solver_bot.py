@@ -1,0 +1,98 @@
+"""The Kariki solver bot: the strongest listed first, blind to others' dice (C6), reproducible."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicehall.core import RandomDice, Table, make_bots
+from dicehall.games import make_game
+from dicehall.games.kariki.solver_bot import SolverBot
+
+
+def test_solver_is_listed_first() -> None:
+    assert list(make_game("kariki").bots()) == ["solver", "heuristic", "random"]
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), seats=st.sampled_from([2, 3, 5]))
+def test_C6_solver_decides_the_same_whatever_others_dice(seed: int, seats: int) -> None:
+    """At every decision its chances depend only on the view: redraw what it may not see."""
+    game = make_game("kariki", seats)
+    table = Table(game, RandomDice(seed), record=False)
+    bots = make_bots(game, ["solver"], random.Random(seed))
+    rng = random.Random(seed + 1)
+    probe = SolverBot(game, 0, random.Random(0))
+
+    def check(t: Table) -> None:
+        state = t.state
+        for seat in state.actors():
+            legal = state.legal_actions(seat)
+            other = state.resample_hidden(seat, rng)
+            assert other.view(seat) == state.view(seat)
+            probe.seat = seat
+            if seats == 2:  # memoryless: the same view, the same chances
+                assert probe.policy(other.view(seat), legal) == probe.policy(
+                    state.view(seat), legal
+                )
+            assert sum(bots[seat].policy(state.view(seat), legal)) > 0.999
+
+    table.play(bots, on_step=check)
+    assert table.state.is_over()
+
+
+def test_solver_play_is_reproducible_from_a_seed() -> None:
+    game = make_game("kariki", 3)
+
+    def play(seed: int) -> list[object]:
+        table = Table(game, RandomDice(seed), record=False)
+        table.play(make_bots(game, ["solver", "heuristic"], random.Random(seed)))
+        return table.steps
+
+    assert play(4) == play(4)
+    assert play(4) != play(5)
+
+
+def test_advice_shows_the_solvers_chances_and_the_claims_posterior() -> None:
+    game = make_game("kariki", 2)
+    state = game.new_state()
+    state.apply_chance((6,))  # the roll-off: seat 0 rolls first
+    state.apply_chance((1,))
+    state.apply(0, {"type": "direction", "way": "left"})
+    state.apply_chance((3, 4))  # Seven under the mug
+    claiming = game.advice(state.view(0), state.legal_actions(0))
+    assert claiming is not None and claiming.extra["model"] == "solver"
+    assert len(claiming.rows) == len(state.legal_actions(0))
+    state.apply(0, {"type": "claim", "rank": "9"})  # a bluff: Nine over a Seven
+    legal = state.legal_actions(1)
+    answer = game.advice(state.view(1), legal)
+    assert answer is not None
+    assert [row[0] for row in answer.rows] == [game.action_label(a) for a in legal]
+    chances = [float(row[1].rstrip("%")) for row in answer.rows]
+    assert abs(sum(chances) - 100) < 0.5
+    assert 0 < answer.extra["claim_true"] < 1  # the solver bluffs, so a claim may be a lie
+    assert "solved two-seat strategy" in answer.note
+    # Seat 1 sees nothing of the dice: the same advice whatever they are (C6).
+    other = state.resample_hidden(1, random.Random(3))
+    assert game.advice(other.view(1), legal) == answer
+
+
+def test_advice_without_a_solved_strategy_says_it_is_the_truthful_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DICEHALL_STRATEGIES", str(tmp_path))  # an empty cache
+    game = make_game("kariki", 2, {"pull": "at-least", "after_kariki": "berry"})
+    state = game.new_state()
+    state.apply_chance((6,))
+    state.apply_chance((1,))
+    state.apply(0, {"type": "direction", "way": "left"})
+    state.apply_chance((3, 4))
+    state.apply(0, {"type": "claim", "rank": "9"})
+    answer = game.advice(state.view(1), state.legal_actions(1))
+    assert answer is not None and "truthful model" in answer.note
+    assert "dicehall solve kariki" in answer.note
+    assert not list(tmp_path.iterdir())  # nothing was solved for a request
