@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -161,6 +162,7 @@ class SealedTable:
         self._values: dict[int, bytes] = {}
         self._news: dict[Audience, list[dict[str, Any]]] = {}
         self._transcript: dict[str, Any] | None = None
+        self._making = threading.Lock()
 
     # entropy rounds: one per batch, before its first throw
 
@@ -286,6 +288,10 @@ class SealedTable:
     def transcript(self, steps: list[dict[str, Any]]) -> dict[str, Any]:
         """The public steps (stand-ins for throws not shown to everyone) and public openings."""
         self.settled()
+        with self._making:  # several requests at the end: one makes it, the others wait
+            return self._make_transcript(steps)
+
+    def _make_transcript(self, steps: list[dict[str, Any]]) -> dict[str, Any]:
         if self._transcript is None or len(self._transcript["steps"]) != len(steps):
             sealed = set(self.shown.sealed(None))
             self._transcript = {
