@@ -29,7 +29,7 @@ def main() -> None:
     args = parser.parse_args()
     print("games per CPU second, random play; ratio: median of paired rounds (range)")
     print(
-        f"{'game':<10}{'seats':>6}{'checked':>10}{'trusted':>10}{'batch':>10}"
+        f"{'game':<14}{'seats':>6}{'checked':>10}{'trusted':>10}{'batch':>10}"
         f"{'batch/checked':>22}{'batch/trusted':>22}"
     )
     for gid in [args.game] if args.game else SUPPORTED:
@@ -46,7 +46,7 @@ def main() -> None:
                 start = time.process_time()
                 play(game, args.games, seed=r)
                 rates["batch"].append(args.games / (time.process_time() - start))
-            line = f"{gid:<10}{seats:>6}" + "".join(
+            line = f"{gid:<14}{seats:>6}" + "".join(
                 f"{statistics.median(rates[name]):>10,.0f}" for name in rates
             )
             for name in loops:

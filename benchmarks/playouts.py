@@ -21,6 +21,7 @@ count are the ratios between them from the same run. Usage:
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
@@ -139,7 +140,16 @@ def main() -> None:
     parser.add_argument("--slice", type=float, default=0.2, help="CPU seconds per loop and round")
     parser.add_argument("--game", choices=game_ids())
     parser.add_argument("--seats", type=int)
+    parser.add_argument("--json", action="store_true", help="one JSON line per game, medians")
     args = parser.parse_args()
+    if args.json:
+        for gid in [args.game] if args.game else game_ids():
+            game = make_game(gid, args.seats or game_class(gid).default_seats)
+            loops = {"checked": checked_loop(game), "trusted": trusted_loop(game)}
+            rates = interleaved(loops, args.rounds, args.slice)
+            medians = {name: statistics.median(r) for name, r in rates.items()}
+            print(json.dumps({"game": gid, **medians}), flush=True)
+        return
     spiel = openspiel_loop()
     if spiel is None:
         print("open_spiel is not installed: no OpenSpiel column (pip install open_spiel)")

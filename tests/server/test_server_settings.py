@@ -54,6 +54,7 @@ def test_environment_variables_reach_the_server(
     monkeypatch.setenv("DICEHALL_LOG_LEVEL", "WARNING")
     monkeypatch.setenv("DICEHALL_SQLITE_SYNCHRONOUS", "full")
     monkeypatch.setenv("DICEHALL_TABLES_BURST", "2")
+    monkeypatch.setenv("DICEHALL_GRACE_SECONDS", "7.5")
     output = serve()
     assert "http://127.0.0.2:8123/" in output
     assert (served["host"], served["port"], served["log_level"]) == ("127.0.0.2", 8123, "warning")
@@ -62,8 +63,10 @@ def test_environment_variables_reach_the_server(
         assert connection.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
     assert db.exists()
     with TestClient(app) as client:
-        made = [client.post("/api/tables", json={"game": "kariki"}).status_code for _ in range(3)]
-    assert made == [200, 200, 429]  # the burst of two new tables from the environment
+        made = [client.post("/api/tables", json={"game": "kariki"}) for _ in range(3)]
+        assert [r.status_code for r in made] == [200, 200, 429]  # a burst of two, as set
+        table = app.state.hall.get(made[0].json()["table_id"])
+        assert table.settings.grace_seconds == 7.5  # the server's grace, the host chose none
 
 
 def test_flags_override_the_environment_which_overrides_the_config_file(

@@ -3,7 +3,7 @@
 `play(game, games, seed)` plays `games` games with every seat at random and
 returns a `BatchResult`. Each supported game has a second, array-based
 implementation of its rules here, checked statistically against the engine
-(tests/batch/); the engine stays the reference. Supported: Kariki.
+(tests/batch/); the engine stays the reference. Supported: Kariki and Toplshteyner.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dicehall.core.errors import OptionError
 from dicehall.core.game import Game
 from dicehall.core.sim import SimStats
 
-SUPPORTED = ("kariki",)
+SUPPORTED = ("kariki", "toplshteyner")
 
 
 def play(game: Game, games: int, seed: int | np.random.SeedSequence | None = None) -> BatchResult:
@@ -24,6 +24,10 @@ def play(game: Game, games: int, seed: int | np.random.SeedSequence | None = Non
         from dicehall.batch.kariki import KarikiBatch
 
         return KarikiBatch(game, games, seed).run()
+    if game.id == "toplshteyner":
+        from dicehall.batch.toplshteyner import ToplshteynerBatch
+
+        return ToplshteynerBatch(game, games, seed).run()
     raise OptionError(
         f"batch play supports {', '.join(SUPPORTED)}, not {game.id}; leave out --batch"
     )

@@ -95,7 +95,7 @@ class KarikiBatch:
         self.claim = np.full(size, -1, dtype=np.int64)
         self.owner = np.full(size, -1, dtype=np.int64)
         self.responder = np.full(size, -1, dtype=np.int64)
-        self.passed = np.zeros((size, n), dtype=bool)
+        self.passed = np.zeros(size, dtype=np.int64)  # bit s: seat s passed this claim (K6)
         # nxt[g, s]: the next seat after s in the direction of play that is still in (C2),
         # kept up to date when the direction is chosen and when a seat goes out.
         self.nxt = np.zeros((size, n), dtype=np.int64)
@@ -127,6 +127,9 @@ class KarikiBatch:
             for handler, g in by_phase:
                 if g.size:
                     handler(g)
+        self.events["berry"] = np.sum(
+            [self.events[f"berry {why}"] for why in BERRY_REASONS], axis=0
+        )
         winner = np.argmin(self.out, axis=1)
         net = -self.paid
         net[np.arange(self.size), winner] += self.pot
@@ -211,7 +214,7 @@ class KarikiBatch:
         roller = self.roller[g]
         self.claim[g] = new
         self.owner[g] = roller
-        self.passed[g] = False
+        self.passed[g] = 0
         self.responder[g] = self._next_in(g, roller)
         self.phase[g] = RESPOND
 
@@ -232,7 +235,7 @@ class KarikiBatch:
         self.phase[gr] = THROW
         gp, sp = g[passes], seat[passes]
         self.events["pass"][gp] += 1
-        self.passed[gp, sp] = True
+        self.passed[gp] |= 1 << sp
         self.owner[gp] = sp
         self.responder[gp] = self._next_in(gp, sp)
         if pulls.any():
@@ -240,7 +243,8 @@ class KarikiBatch:
 
     def _passed_already(self, g: Ints, seat: Ints) -> NDArray[np.bool_]:
         """K6: a player passes a claim at most once."""
-        return self.passed[g, seat]
+        passed: NDArray[np.bool_] = (self.passed[g] >> seat) & 1 == 1
+        return passed
 
     def _pull(self, g: Ints, puller: Ints) -> None:
         """K5: lift the mug; the loser gets the berry, the other begins a fresh roll."""
@@ -280,12 +284,15 @@ class KarikiBatch:
 
     def _berry(self, g: Ints, seat: Ints, why: str) -> None:
         """One berry for one seat in each game (K7); a fifth puts it out or in K9's queue."""
-        berries = self.berries[g, seat] + 1
+        if g.size == 0:
+            return
+        flat = self.berries.reshape(-1)
+        cell = g * self.n + seat
+        berries = flat[cell] + 1
         keep = berries <= BERRIES_OUT  # already about to go out: nothing more
         g, seat, berries = g[keep], seat[keep], berries[keep]
-        self.berries[g, seat] = berries
-        self.events["berry"][g] += 1
-        self.events[f"berry {why}"][g] += 1
+        flat[cell[keep]] = berries
+        self.events[f"berry {why}"][g] += 1  # "berry", their sum, is added up at the end
         self.events["poo"][g] += berries == BERRIES_POO
         five = berries == BERRIES_OUT
         if self.high_rollers:
@@ -297,6 +304,8 @@ class KarikiBatch:
         self._go_out(g[five], seat[five])
 
     def _go_out(self, g: Ints, seat: Ints) -> None:
+        if g.size == 0:
+            return
         self.out[g, seat] = True
         self.in_count[g] -= 1
         self.events["out"][g] += 1
@@ -304,28 +313,30 @@ class KarikiBatch:
 
     def _begin_after_berries(self, g: Ints, beginner: Ints) -> None:
         """K9's choices first; then the game ends or the beginner (or the next in, C2) throws."""
-        waiting = self.pending[g].any(axis=1)
-        gw = g[waiting]
-        self.beginner[gw] = beginner[waiting]
-        self.phase[gw] = EMERGENCY
-        g, beginner = g[~waiting], beginner[~waiting]
+        if self.high_rollers:
+            waiting = self.pending[g].any(axis=1)
+            gw = g[waiting]
+            self.beginner[gw] = beginner[waiting]
+            self.phase[gw] = EMERGENCY
+            g, beginner = g[~waiting], beginner[~waiting]
         self.dice_rank[g] = -1
         self.claim[g] = -1
         self.owner[g] = -1
         self.responder[g] = -1
-        self.passed[g] = False
+        self.passed[g] = 0
         over = self.in_count[g] == 1
         self.phase[g[over]] = OVER
         self.roller[g[over]] = -1
         g, beginner = g[~over], beginner[~over]
-        is_out = self.out[g, beginner]
+        is_out = self.out.reshape(-1)[g * self.n + beginner]
         beginner = np.where(is_out, self._next_in(g, beginner), beginner)
         self.roller[g] = beginner
         self.phase[g] = THROW
 
     def _next_in(self, g: Ints, seat: Ints) -> Ints:
         """The next seat after `seat` in the direction of play that is still in (C2)."""
-        return self.nxt[g, seat]
+        following: Ints = self.nxt.reshape(-1)[g * self.n + seat]
+        return following
 
     def _seat_left(self, g: Ints, seat: Ints) -> None:
         """`seat` went out in each game: whoever it followed now hands on to its successor."""

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -51,6 +54,12 @@ def play(
 HANDOVER_EVENTS = 12
 """Events shown to a hotseat player when the terminal reaches them: the recent story."""
 
+SINGLE_CHOICE_PAUSE = 0.8
+"""Seconds the table waits before it plays a seat's only legal choice, so people follow."""
+
+CLEAR_SCROLLBACK = "\x1b[3J"
+"""Erase the terminal's scrollback (xterm's E3, which tmux and most terminals honour)."""
+
 
 class TerminalGame:
     """One game at the terminal: shows events as they happen, asks humans to act."""
@@ -62,30 +71,56 @@ class TerminalGame:
         self.hotseat = hotseat
         self.seen = 0  # events already printed
         self.watcher: int | None = None if hotseat else min(humans)
+        self.holder: int | None = None  # hotseat: the seat whose player has the terminal
 
     def run(self) -> None:
         state = self.table.state
         try:
-            while not state.is_over():
-                if state.is_chance():
-                    self.table.roll()
-                    continue
-                self.print_events()
-                for seat in state.actors():
-                    if seat in self.humans:
-                        self.human_turn(seat)
-                    else:
-                        bot = self.bots[seat]
-                        self.table.act(
-                            seat, bot.choose(state.view(seat), state.legal_actions(seat))
-                        )
-                    break
-            self.print_events()
-            out.print(self.table.game.render(state.view(self.watcher), self.table.names))
-            self.print_result()
+            with self.private_screen():
+                self.play()
         except (EOFError, KeyboardInterrupt):
             out.print("\n[dim]Game abandoned.[/]")
             raise typer.Exit(1) from None
+        self.print_events(recent=HANDOVER_EVENTS if self.hotseat else None)
+        out.print(self.table.game.render(state.view(self.watcher), self.table.names))
+        self.print_result()
+
+    @contextlib.contextmanager
+    def private_screen(self) -> Iterator[None]:
+        """Hotseat play happens on the terminal's alternate screen, which keeps no
+        scrollback: nobody scrolls up to the previous player's dice. The end is shown
+        on the normal screen, with public facts only."""
+        alternate = self.hotseat and out.set_alt_screen(True)
+        try:
+            yield
+        finally:
+            if self.hotseat:
+                self.hide()
+                self.watcher = self.holder = None
+            if alternate:
+                out.set_alt_screen(False)
+
+    def hide(self) -> None:
+        """Clear the screen and the scrollback: the last player's secrets leave with them."""
+        out.clear()
+        if out.is_terminal:
+            out.file.write(CLEAR_SCROLLBACK)
+            out.file.flush()
+
+    def play(self) -> None:
+        state = self.table.state
+        while not state.is_over():
+            if state.is_chance():
+                self.table.roll()
+                continue
+            self.print_events()
+            for seat in state.actors():
+                if seat in self.humans:
+                    self.human_turn(seat)
+                else:
+                    bot = self.bots[seat]
+                    self.table.act(seat, bot.choose(state.view(seat), state.legal_actions(seat)))
+                break
 
     def print_events(self, recent: int | None = None) -> None:
         """Print the events the watcher has not seen; with `recent`, the last few it may see."""
@@ -108,18 +143,14 @@ class TerminalGame:
     def human_turn(self, seat: int) -> None:
         state = self.table.state
         game = self.table.game
-        if self.hotseat:
-            out.clear()
-            typer.prompt(
-                f"Pass the terminal to {self.table.names[seat]} and press Enter",
-                default="",
-                show_default=False,
-            )
-            self.watcher = seat
-            self.print_events(recent=HANDOVER_EVENTS)
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            self.play_only_choice(seat, legal[0])
+            return
+        if self.hotseat and seat != self.holder:
+            self.hand_over(seat)
         view = state.view(seat)
         out.print(game.render(view, self.table.names))
-        legal = state.legal_actions(seat)
         for i, action in enumerate(legal, 1):
             label = self.name_seats(game.choice_label(view, action))
             out.print(f"  [bold]{i:>2}[/] {label}", highlight=False)
@@ -129,12 +160,30 @@ class TerminalGame:
                 break
             out.print(f"[red]Type a number from 1 to {len(legal)}.[/]")
         self.table.act(seat, legal[int(answer) - 1])
-        if self.hotseat:
+
+    def hand_over(self, seat: int) -> None:
+        """Hotseat: the player at the terminal hides it, the next one takes it. A player
+        whose turn comes again keeps the terminal and is not asked at all."""
+        name = self.table.names[seat]
+        if self.holder is not None:
             self.print_events()
-            input("Press Enter to hide your dice and pass on. ")
-            out.clear()
-            self.watcher = None
-            self.seen = len(state.log or [])
+            input("Press Enter to hide your dice. ")
+        self.hide()
+        self.watcher = None
+        self.seen = len(self.table.state.log or [])
+        typer.prompt(f"Pass the terminal to {name} and press Enter", default="", show_default=False)
+        self.watcher = self.holder = seat
+        self.print_events(recent=HANDOVER_EVENTS)
+
+    def play_only_choice(self, seat: int, action: Any) -> None:
+        """A seat with one legal choice is not asked: the table plays it after a pause. In
+        hotseat play nothing of the seat is shown, since another may hold the terminal."""
+        if not self.hotseat:
+            out.print(self.table.game.render(self.table.state.view(seat), self.table.names))
+        label = self.name_seats(self.table.game.action_label(action))
+        out.print(f"  [dim]{self.table.names[seat]}: one choice, {label}; the table plays it[/]")
+        time.sleep(SINGLE_CHOICE_PAUSE)
+        self.table.act(seat, action)
 
     def print_result(self) -> None:
         result = self.table.state.result()

@@ -45,7 +45,7 @@ def sim(
         bool,
         typer.Option(
             "--batch",
-            help="Play all games at once with NumPy (random bots only; Kariki): "
+            help="Play all games at once with NumPy (random bots only; Kariki, Toplshteyner): "
             "many times faster for large runs.",
         ),
     ] = False,

@@ -48,8 +48,12 @@ class CreateTable(BaseModel):
     )
     entropy: Entropy = None
     listed: bool = Field(True, description="shown in the lobby; false: only by room code")
-    grace_seconds: float = Field(
-        DEFAULT_GRACE_SECONDS, gt=0, le=3600, description="how long a gone seat waits for its bot"
+    grace_seconds: float | None = Field(
+        None,
+        gt=0,
+        le=3600,
+        description="how long a gone seat waits for its bot; the server's grace_seconds"
+        f" setting ({DEFAULT_GRACE_SECONDS:g} s unless set) if absent",
     )
     time_bank_seconds: float | None = Field(
         None, ge=0, le=3600, description="extra time per player; half a turn if not given"
@@ -59,10 +63,11 @@ class CreateTable(BaseModel):
     )
     spectator_chat: bool = Field(True, description="spectators may write in the table's chat")
 
-    def settings(self) -> TableSettings:
+    def settings(self, grace_seconds: float) -> TableSettings:
+        """The table's house rules; `grace_seconds` is the server's, for a body without one."""
         return TableSettings(
             listed=self.listed,
-            grace_seconds=self.grace_seconds,
+            grace_seconds=self.grace_seconds if self.grace_seconds is not None else grace_seconds,
             time_bank_seconds=self.time_bank_seconds,
             when_empty=self.when_empty,
             spectator_chat=self.spectator_chat,
@@ -94,7 +99,9 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
-def api_router(hall: Hall, limits: Limits) -> APIRouter:
+def api_router(
+    hall: Hall, limits: Limits, grace_seconds: float = DEFAULT_GRACE_SECONDS
+) -> APIRouter:
     router = APIRouter(prefix="/api")
     new_tables = PerAddress(limits.tables_per_minute, limits.tables_burst, "new tables")
     joins = PerAddress(limits.joins_per_minute, limits.joins_burst, "joins")
@@ -138,7 +145,7 @@ def api_router(hall: Hall, limits: Limits) -> APIRouter:
                 body.names,
                 body.turn_seconds,
                 body.bot_delay_ms,
-                body.settings(),
+                body.settings(grace_seconds),
                 fairness=body.fairness,
                 entropy=body.entropy,
             )

@@ -19,6 +19,7 @@ from dicehall.server.catalog import Catalog
 from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
+from dicehall.server.settings import DEFAULT_GRACE_SECONDS
 from dicehall.server.sockets import serve_socket
 from dicehall.server.store import SQLITE_SYNCHRONOUS, Store
 
@@ -34,10 +35,12 @@ def create_app(
     burst: int = 40,
     limits: Limits | None = None,
     sqlite_synchronous: str = SQLITE_SYNCHRONOUS,
+    grace_seconds: float = DEFAULT_GRACE_SECONDS,
 ) -> FastAPI:
     """The server on a database; `games` replaces the registry (tests), `rate`/`burst`
     limit each connection's messages a second, `limits` what each client address may
-    create and join (limits.py), `sqlite_synchronous` SQLite's pragma (store.py).
+    create and join (limits.py), `sqlite_synchronous` SQLite's pragma (store.py),
+    `grace_seconds` a gone seat's wait when its table's host chose none (presence.py).
     `dicehall serve` fills them from its settings (server_settings.py)."""
     limits = limits or Limits()
     store = Store(db_url, synchronous=sqlite_synchronous)
@@ -56,7 +59,7 @@ def create_app(
 
     app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
-    app.include_router(api_router(hall, limits))
+    app.include_router(api_router(hall, limits, grace_seconds))
 
     @app.exception_handler(TooManyRequests)
     async def too_many(_request: Request, e: TooManyRequests) -> JSONResponse:

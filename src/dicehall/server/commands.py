@@ -92,6 +92,7 @@ def serve(settings: ServerSettings) -> None:
             burst=settings.message_burst,
             limits=settings.limits(),
             sqlite_synchronous=settings.sqlite_synchronous,
+            grace_seconds=settings.grace_seconds,
         )
     except DatabaseInUse as e:
         raise SystemExit(f"dicehall serve: {e}") from None

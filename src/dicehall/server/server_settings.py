@@ -34,6 +34,7 @@ from pydantic_settings import (
 from dicehall.core.errors import DicehallError
 from dicehall.server.commands import DEFAULT_DB
 from dicehall.server.limits import Limits
+from dicehall.server.settings import DEFAULT_GRACE_SECONDS
 
 ENV_PREFIX = "DICEHALL_"
 CONFIG_ENV = "DICEHALL_CONFIG"
@@ -64,6 +65,14 @@ class ServerSettings(BaseSettings):
         "NORMAL",
         description="SQLite's synchronous pragma: NORMAL survives a crash of the server,"
         " FULL a power cut too",
+    )
+
+    grace_seconds: float = Field(
+        DEFAULT_GRACE_SECONDS,
+        gt=0,
+        le=3600,
+        description="seconds a gone seat waits before the table's bot plays it,"
+        " unless its host chose another",
     )
 
     # each WebSocket connection's messages (create_app's rate and burst)

@@ -158,13 +158,16 @@ def turn_key(state: ToplshteynerState, *extra: int) -> Hashable:
 
 
 def after_throw(state: ToplshteynerState, throw: tuple[int, int], buy: bool) -> ToplshteynerState:
-    """The state after a throw and the roller's decision, if it calls for one."""
+    """The state after a throw and the roller's decision, if it calls for one.
+
+    Every step is one the state itself offers, so it takes the trusted fast path.
+    """
     nxt = state.clone()
-    nxt.apply_chance(throw)
+    nxt.apply_chance_trusted(throw)
     if nxt.phase == ELECT:
-        nxt.apply(0, nxt.legal_actions(0)[0])
+        nxt.apply_trusted(0, nxt.legal_actions(0)[0])
     elif nxt.phase == BUY:
-        nxt.apply(0, BUY_LIFE if buy else DECLINE_LIFE)
+        nxt.apply_trusted(0, BUY_LIFE if buy else DECLINE_LIFE)
     return nxt
 
 

@@ -5,6 +5,7 @@
 // and can never show dice the server did not send to this seat.
 
 import { api, forgetSeat, loadSeat, saveSeat } from "./api.js";
+import { alertTurn, allowNotifications, loadAlerts, saveAlerts } from "./alerts.js";
 import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { cellText, h, mount, seatName, statusText } from "./dom.js";
@@ -83,6 +84,9 @@ export class TableScreen {
     this.odds = h("details", { class: "card odds" }, h("summary", {}, "Odds"), this.oddsBody);
     this.odds.addEventListener("toggle", () => this.odds.open && this.askAdvice());
     this.fair = h("details", { class: "card fair" }, h("summary", {}, "Fair dice"));
+    this.alerts = loadAlerts();
+    this.alerted = []; // what each turn's alert did, for the tests
+    this.alertsBox = this.held ? this.buildAlerts() : null;
     this.chat = new ChatPanel(this.tableId, {
       send: (message) => this.connection.send(message),
       seat: () => (this.seat === undefined ? null : this.seat),
@@ -97,7 +101,7 @@ export class TableScreen {
           this.end),
         h("aside", { class: "table-side" },
           h("section", { class: "card" }, h("h2", {}, "Log"), this.log),
-          this.chat.el, this.odds, this.fair))));
+          this.chat.el, this.odds, this.fair, this.alertsBox))));
   }
 
   // --- messages -------------------------------------------------------------------
@@ -192,6 +196,11 @@ export class TableScreen {
   }
 
   position(msg) {
+    const mine = (msg.legal || []).length > 0 && msg.status === "playing";
+    if (mine && !this.wasMine && msg.type === "update") {
+      this.alerted.push(alertTurn(this.alerts, `${gameTitle((msg.view && msg.view.game) || "")} · dicehall`));
+    }
+    this.wasMine = mine;
     this.view = msg.view;
     this.legal = msg.legal || [];
     this.actors = msg.actors || [];
@@ -279,6 +288,29 @@ export class TableScreen {
         dataset: { seat: i, state: s.state || (s.connected ? "connected" : "gone"), standIn: s.stand_in ? "yes" : "no" },
       }, h("span", { class: `dot ${dotClass(s)}`, "aria-hidden": "true" }),
       seatName(this.names, i), h("small", { class: "seat-state" }, seatState(s))))) : null);
+  }
+
+  /** "Your turn" alerts, off until turned on: a sound, and a notification while hidden. */
+  buildAlerts() {
+    const sound = h("input", { type: "checkbox", id: "alert-sound", checked: this.alerts.sound });
+    const desktop = h("input", { type: "checkbox", id: "alert-notify", checked: this.alerts.notify });
+    const note = h("p", { class: "muted alerts-note" });
+    sound.addEventListener("change", () => {
+      this.alerts.sound = sound.checked;
+      saveAlerts(this.alerts);
+    });
+    desktop.addEventListener("change", async () => {
+      if (desktop.checked && !(await allowNotifications())) {
+        desktop.checked = false;
+        note.textContent = "This browser does not allow notifications from this page.";
+      }
+      this.alerts.notify = desktop.checked;
+      saveAlerts(this.alerts);
+    });
+    return h("section", { class: "card alerts", "aria-label": "Your turn alerts" }, h("h2", {}, "When it is your turn"),
+      h("div", { class: "field check" }, sound, h("label", { for: "alert-sound" }, "Play a sound")),
+      h("div", { class: "field check" }, desktop, h("label", { for: "alert-notify" }, "Show a desktop notification")),
+      note);
   }
 
   /** Leave, concede, skip to the result, and the host's "let the bot play" for gone seats. */
@@ -397,11 +429,14 @@ export class TableScreen {
       mount(this.oddsBody, h("p", { class: "muted no-odds" }, this.legal.length ? "No odds for this position." : "Odds appear when it is your turn."));
       return;
     }
+    // the verdict (a column of words after the chances, like "the truth") goes first, and
+    // every column fits the sidebar or a phone: nothing is cut off behind a scroll bar
+    const order = columnOrder(table);
     mount(this.oddsBody,
       h("h3", {}, table.title),
-      h("div", { class: "scroll" }, h("table", { class: "odds-table" },
-        h("thead", {}, h("tr", {}, table.columns.map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, table.rows.map((row) => h("tr", {}, row.map((c) => h("td", {}, this.named(cellText(c))))))))),
+      h("table", { class: "odds-table" },
+        h("thead", {}, h("tr", {}, order.map((i) => h("th", { scope: "col" }, table.columns[i])))),
+        h("tbody", {}, table.rows.map((row) => h("tr", {}, order.map((i) => h("td", {}, oddsCell(row[i], (t) => this.named(t)))))))),
       table.note ? h("p", { class: "muted" }, table.note) : null);
   }
 
@@ -476,6 +511,32 @@ export class TableScreen {
       this.showError(e.message);
     }
   }
+}
+
+/** Column indices of an odds table with its verdict columns (words after the last column
+ * of chances) moved to the front. */
+export function columnOrder(table) {
+  const isChance = (c) => c && typeof c === "object" && "fraction" in c;
+  const n = table.columns.length;
+  const chance = [...Array(n).keys()].filter((i) => table.rows.some((row) => isChance(row[i])));
+  const last = chance.length ? Math.max(...chance) : n;
+  const verdict = [...Array(n).keys()].filter((i) => i > last);
+  return [...verdict, ...[...Array(n).keys()].filter((i) => !verdict.includes(i))];
+}
+
+/** One cell: a chance as its percentage first, the exact fraction under it; "0" for zero. */
+function oddsCell(cell, named) {
+  if (cell && typeof cell === "object" && "fraction" in cell) {
+    if (cell.value === 0) return h("span", { class: "pct" }, "0");
+    if (cell.value === 1) return h("span", { class: "pct" }, "100%");
+    return [h("span", { class: "pct" }, percent(cell.value)), h("span", { class: "frac" }, cell.fraction)];
+  }
+  return named(cellText(cell));
+}
+
+function percent(value) {
+  const pct = value * 100;
+  return `${pct < 0.1 ? pct.toPrecision(1) : pct.toFixed(1)}%`;
 }
 
 /** A seat's connection in words: everyone sees who is here, dropped, gone or played by a bot. */

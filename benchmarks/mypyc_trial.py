@@ -1,0 +1,100 @@
+"""The mypyc trial: the core and the four rules modules compiled, against pure Python.
+
+Copies src/ to a temporary folder, makes the few changes mypyc's native
+classes need (a subclass may not narrow an attribute's declared type; a
+class's __slots__ cannot be read through the class), compiles
+dicehall/core/game.py, chance.py and games/*/rules.py there with mypyc, and
+then runs `playouts.py --json` alternately on the pure and the compiled tree,
+round by round, each in its own process. Prints steps per CPU second of the
+checked and the trusted loop and the paired ratio compiled/pure. Needs a C
+compiler and Python's headers. Usage:
+
+    .venv/bin/python benchmarks/mypyc_trial.py [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPILED = [
+    "dicehall/core/game.py",
+    "dicehall/core/chance.py",
+    *(f"dicehall/games/{g}/rules.py" for g in ("kariki", "tao", "tepiiku", "toplshteyner")),
+]
+PATCHES = [
+    # A native subclass may not narrow `game: Game` to the game's own class.
+    ("dicehall/games/tepiiku/rules.py", "    game: Tepiiku\n", ""),
+    ("dicehall/games/tepiiku/rules.py", "self.game.bankroll", 'getattr(self.game, "bankroll")'),
+    ("dicehall/games/toplshteyner/rules.py", "    game: Toplshteyner\n", ""),
+    # Reading __slots__ through the class is not supported: name the fields once more.
+    (
+        "dicehall/games/kariki/rules.py",
+        "for name in KarikiState.__slots__:",
+        "for name in _FIELDS:",
+    ),
+]
+
+
+def prepare(folder: Path) -> Path:
+    src = folder / "src"
+    shutil.copytree(ROOT / "src", src, ignore=shutil.ignore_patterns("__pycache__"))
+    for file, old, new in PATCHES:
+        path = src / file
+        text = path.read_text()
+        assert old in text, f"{file} no longer has {old!r}: update the trial's patches"
+        path.write_text(text.replace(old, new))
+    kariki = src / "dicehall/games/kariki/rules.py"
+    sys.path.insert(0, str(ROOT / "src"))
+    from dicehall.games.kariki.rules import KarikiState
+
+    kariki.write_text(kariki.read_text() + f"\n_FIELDS = {KarikiState.__slots__!r}\n")
+    start = time.time()
+    mypyc = [sys.executable, "-m", "mypyc", *COMPILED]
+    subprocess.run(mypyc, cwd=src, check=True, stdout=subprocess.DEVNULL)
+    print(f"compiled in {time.time() - start:.0f} s wall", file=sys.stderr)
+    return src
+
+
+def playouts(src: Path) -> dict[str, dict[str, float]]:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    command = [sys.executable, str(ROOT / "benchmarks/playouts.py"), "--json", "--rounds", "2"]
+    lines = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+    return {row["game"]: row for row in map(json.loads, lines.splitlines())}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        compiled = prepare(Path(tmp))
+        runs: dict[str, list[dict[str, dict[str, float]]]] = {"pure": [], "compiled": []}
+        for _ in range(args.rounds):
+            runs["pure"].append(playouts(ROOT / "src"))
+            runs["compiled"].append(playouts(compiled))
+    print("steps per CPU second; compiled/pure: median of paired rounds (range)")
+    print(f"{'game':<14}{'loop':<9}{'pure':>10}{'compiled':>10}{'compiled/pure':>22}")
+    for game in runs["pure"][0]:
+        for loop in ("checked", "trusted"):
+            pure = [r[game][loop] for r in runs["pure"]]
+            fast = [r[game][loop] for r in runs["compiled"]]
+            ratios = [f / p for f, p in zip(fast, pure, strict=True)]
+            print(
+                f"{game:<14}{loop:<9}{statistics.median(pure):>10,.0f}"
+                f"{statistics.median(fast):>10,.0f}{statistics.median(ratios):>10.2f}"
+                f" ({min(ratios):.2f}-{max(ratios):.2f})"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,271 @@
+"""Toplshteyner in batches: N games advanced in lockstep with NumPy, random play.
+
+A second implementation of `dicehall.games.toplshteyner.rules` (P1-P10, C2,
+C5), kept as close to it as arrays allow, for speed only; `tests/batch/`
+checks statistically that it plays the engine's game. Each pass takes one
+step in every game still running; a round of the roll-off (one die per
+contender) is taken at once and counted as that many steps.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dicehall.batch.result import BatchResult
+from dicehall.core.game import Game
+
+ROLLOFF, TURN, ELECT, BUY, OVER = range(5)
+"""The engine's phases, numbered as there."""
+START_LIVES = 3
+MAX_LIVES = 4
+TURN_ENDS = ("point", "saving_grace", "second_snake_eyes", "seven", "trick_sixes", "out")
+EVENTS = (
+    *(f"double {face}" for face in range(1, 7)),
+    *(f"turn {why}" for why in TURN_ENDS),
+    "point",
+    "life_lost",
+    "out",
+    "elect",
+    "buy",
+    "decline",
+    "life_back",
+    "empty_pot",
+    "rolloff_tie",
+)
+"""What the batch counts per game, named after the engine's events (a double by its face,
+a turn's end by its reason)."""
+
+Ints = NDArray[np.int64]
+Bools = NDArray[np.bool_]
+
+
+class ToplshteynerBatch:
+    """`games` games of one configured Toplshteyner, all seats played at random."""
+
+    def __init__(
+        self, game: Game, games: int, seed: int | np.random.SeedSequence | None = None
+    ) -> None:
+        if game.id != "toplshteyner":
+            raise ValueError(f"ToplshteynerBatch plays toplshteyner, not {game.id}")
+        self.game = game
+        self.for_fun = bool(game.options["for_fun"])
+        self.sixes_end_turn = bool(game.options["sixes_end_turn"])
+        self.rng = np.random.default_rng(seed)
+        n = self.n = game.seats
+        size = self.size = games
+        self.lives = np.full((size, n), START_LIVES, dtype=np.int64)
+        self.paid = np.zeros((size, n), dtype=np.int64)
+        self.reclaimed = np.zeros((size, n), dtype=np.int64)
+        self.pot = np.zeros(size, dtype=np.int64)
+        self.alive = np.full(size, n, dtype=np.int64)
+        self.phase = np.full(size, ROLLOFF, dtype=np.int64)
+        self.roller = np.full(size, -1, dtype=np.int64)
+        self.winner = np.full(size, -1, dtype=np.int64)
+        self.point = np.zeros(size, dtype=np.int64)
+        self.snake_eyes = np.zeros(size, dtype=bool)
+        self.threes = np.zeros(size, dtype=bool)
+        self.high_fives = np.zeros(size, dtype=bool)
+        self.contenders = np.ones((size, n), dtype=bool)
+        # nxt[g, s]: the next seat clockwise after s with lives (C2), kept up to date
+        self.nxt = np.tile((np.arange(n) + 1) % n, (size, 1))
+        self.steps = np.zeros(size, dtype=np.int64)
+        self.events = {name: np.zeros(size, dtype=np.int64) for name in EVENTS}
+
+    def run(self) -> BatchResult:
+        """Play every game to the end."""
+        handlers = {ROLLOFF: self._rolloff, TURN: self._throw, ELECT: self._elect, BUY: self._buy}
+        while True:
+            phase = self.phase
+            by_phase = [(h, np.flatnonzero(phase == p)) for p, h in handlers.items()]
+            if not any(g.size for _, g in by_phase):
+                break
+            for handler, g in by_phase:
+                if g.size:
+                    handler(g)
+        net = self.reclaimed - self.paid
+        net[np.arange(self.size), self.winner] += self.pot
+        return BatchResult(self.game, self.steps, self.winner, net, "stakes", dict(self.events))
+
+    def _choose(self, count: Ints) -> Ints:
+        return (self.rng.random(count.size) * count).astype(np.int64)
+
+    # --- steps -------------------------------------------------------------------
+
+    def _rolloff(self, g: Ints) -> None:
+        """C5: one die per contender; those tied for highest throw again."""
+        contenders = self.contenders[g]
+        faces = np.where(contenders, self.rng.integers(1, 7, (g.size, self.n)), 0)
+        self.steps[g] += contenders.sum(axis=1)
+        top = faces == faces.max(axis=1, keepdims=True)
+        single = top.sum(axis=1) == 1
+        self.roller[g[single]] = np.argmax(top[single], axis=1)
+        self.phase[g[single]] = TURN
+        tied = g[~single]
+        self.contenders[tied] = top[~single]
+        self.events["rolloff_tie"][tied] += 1
+
+    def _throw(self, g: Ints) -> None:
+        """P3: one throw of two dice in each game; doubles are consequences (P4-P9)."""
+        self.steps[g] += 1
+        a = self.rng.integers(1, 7, g.size)
+        b = self.rng.integers(1, 7, g.size)
+        double = a == b
+        plain = g[~double]
+        total = (a + b)[~double]
+        point = self.point[plain]
+        self._set_point(plain[(point == 0) & (total != 7)], (total[(point == 0) & (total != 7)]))
+        self._end_turn(plain[(point != 0) & (total == point)], "point")
+        seven = plain[(point != 0) & (total == 7)]
+        roller = self.roller[seven]
+        self._lose(seven, roller, np.ones_like(roller))
+        still = self.lives[seven, roller] > 0  # else P10 has ended the turn already
+        self._end_turn(seven[still], "seven")
+        face = a[double]
+        doubles = g[double]
+        consequences = (
+            self._snake_eyes,
+            self._saving_grace,
+            self._threes,
+            self._crazy_eight,
+            self._high_fives,
+            self._trick_sixes,
+        )
+        for f, handler in enumerate(consequences, start=1):
+            games = doubles[face == f]
+            if games.size:
+                self.events[f"double {f}"][games] += 1
+                handler(games)
+
+    def _snake_eyes(self, g: Ints) -> None:
+        """P4: makes a point of 2; a second ends the turn; else a life, and point 2 if none."""
+        point = self.point[g]
+        self._end_turn(g[point == 2], "point")
+        second = (point != 2) & self.snake_eyes[g]
+        self._end_turn(g[second], "second_snake_eyes")
+        first = g[(point != 2) & ~second]
+        roller = self.roller[first]
+        self.snake_eyes[first] = True
+        self._lose(first, roller, np.ones_like(roller))
+        # the life first, then the point: a roller who went out has ended the turn
+        self._set_point(first[(self.point[first] == 0) & (self.roller[first] == roller)], 2)
+
+    def _saving_grace(self, g: Ints) -> None:
+        """P5: the turn ends, safe."""
+        self._end_turn(g, "saving_grace")
+
+    def _threes(self, g: Ints) -> None:
+        """P6: the point becomes 6; a second 3-3 on a point of 6 costs every life."""
+        doom = (self.point[g] == 6) & self.threes[g]
+        gd = g[doom]
+        roller = self.roller[gd]
+        self._lose(gd, roller, self.lives[gd, roller])
+        self.threes[g[~doom]] = True
+        self._set_point(g[~doom], 6)
+
+    def _crazy_eight(self, g: Ints) -> None:
+        """P7: the point becomes 2."""
+        self._set_point(g, 2)
+
+    def _high_fives(self, g: Ints) -> None:
+        """P8: the first 5-5 elects another player to lose a life; a later one is a plain 10."""
+        later = self.high_fives[g]
+        gl = g[later]
+        self._end_turn(gl[self.point[gl] == 10], "point")
+        g = g[~later]
+        self.high_fives[g] = True
+        self._set_point(g[self.point[g] == 0], 10)
+        alone = self.alive[g] == 2  # one other player: no choice to ask
+        ga = g[alone]
+        self._elect_among(ga, np.zeros(ga.size, dtype=np.int64))
+        self.phase[g[~alone]] = ELECT
+
+    def _trick_sixes(self, g: Ints) -> None:
+        """P9: a life back from the pot below three lives; at three, buy a fourth (or for fun)."""
+        roller = self.roller[g]
+        lives = self.lives[g, roller]
+        back = (lives < MAX_LIVES) & ((lives < START_LIVES) | self.for_fun)
+        has_pot = self.pot[g] > 0
+        gb, rb = g[back & has_pot], roller[back & has_pot]
+        self.lives[gb, rb] += 1
+        self.pot[gb] -= 1
+        self.reclaimed[gb, rb] += 1
+        self.events["life_back"][gb] += 1
+        self.events["empty_pot"][g[back & ~has_pot]] += 1
+        offer = (lives == START_LIVES) & (not self.for_fun)
+        self.phase[g[offer]] = BUY
+        if self.sixes_end_turn:
+            self._end_turn(g[~offer], "trick_sixes")
+
+    def _elect(self, g: Ints) -> None:
+        """P8: the roller elects one of the others still in, uniformly at random."""
+        self.steps[g] += 1
+        self.phase[g] = TURN
+        self._elect_among(g, self._choose(self.alive[g] - 1))
+
+    def _elect_among(self, g: Ints, pick: Ints) -> None:
+        """The `pick`-th other player still in loses a life (the order does not matter)."""
+        if g.size == 0:
+            return
+        others = self.lives[g] > 0
+        others[np.arange(g.size), self.roller[g]] = False
+        target = np.argmax(np.cumsum(others, axis=1) > pick[:, None], axis=1)
+        self.events["elect"][g] += 1
+        self._lose(g, target, np.ones_like(target))
+
+    def _buy(self, g: Ints) -> None:
+        """P9: at three lives, buy a fourth for one stake paid into the pot, or decline."""
+        self.steps[g] += 1
+        self.phase[g] = TURN
+        buy = self._choose(np.full(g.size, 2)) == 0
+        gb = g[buy]
+        roller = self.roller[gb]
+        self.lives[gb, roller] += 1
+        self.paid[gb, roller] += 1
+        self.pot[gb] += 1
+        self.events["buy"][gb] += 1
+        self.events["decline"][g[~buy]] += 1
+        if self.sixes_end_turn:
+            self._end_turn(g, "trick_sixes")
+
+    # --- lives, the point, the next turn -------------------------------------------
+
+    def _set_point(self, g: Ints, point: Ints | int) -> None:
+        self.point[g] = point
+        self.events["point"][g] += 1
+
+    def _lose(self, g: Ints, seat: Ints, count: Ints) -> None:
+        """P1, P10: lives into the pot; out at none, and the last one in wins."""
+        if g.size == 0:
+            return
+        cell = g * self.n + seat
+        lives = self.lives.reshape(-1)
+        lives[cell] -= count
+        self.paid.reshape(-1)[cell] += count
+        self.pot[g] += count
+        self.events["life_lost"][g] += 1
+        out = lives[cell] == 0
+        go = g[out]
+        self.alive[go] -= 1
+        self.events["out"][go] += 1
+        if go.size:  # whoever the seat followed now hands the dice to its successor
+            row = self.nxt[go]
+            gone_seat = seat[out]
+            successor = self.nxt[go, gone_seat][:, None]
+            self.nxt[go] = np.where(row == gone_seat[:, None], successor, row)
+        over = self.alive[go] == 1
+        gw = go[over]
+        self.winner[gw] = np.argmax(self.lives[gw] > 0, axis=1)
+        self.phase[gw] = OVER
+        self.roller[gw] = -1
+        gone = go[~over]
+        self._end_turn(gone[seat[out][~over] == self.roller[gone]], "out")
+
+    def _end_turn(self, g: Ints, why: str) -> None:
+        """P2, C2: the dice pass to the next player still in, clockwise."""
+        if g.size == 0:
+            return
+        self.events[f"turn {why}"][g] += 1
+        self.point[g] = 0
+        self.snake_eyes[g] = self.threes[g] = self.high_fives[g] = False
+        self.roller[g] = self.nxt.reshape(-1)[g * self.n + self.roller[g]]
