@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from dicehall.core.commitments import chain_commit, chain_value
+from dicehall.core.shown import shown_throws
 from dicehall.server import live
 from dicehall.server.catalog import Catalog
 from dicehall.server.store import Store
@@ -71,15 +72,17 @@ def test_the_seats_entropy_goes_into_the_dice_and_every_seat_proves_its_own(
     assert report["ok"] and report["fairness"] == "sealed", report
     assert report["entropy_from"] == [0, 1, 2, 3] and report["withheld"] == []
     assert report["sealed_throws"] > 0 and report["public_throws"] == len(transcript["openings"])
+    game = Catalog(None).make("kariki", 4, transcript["options"])
+    shown = shown_throws(game, secret.steps)
     for seat, own in enumerate(mine):
-        assert own["ok"] and own["your_throws"] > 0, (seat, own)
+        hidden = [k for k, to in enumerate(shown.shown) if seat in to and None not in to]
+        assert own["ok"] and own["your_throws"] == len(hidden), (seat, own)
         assert f"your {own['your_throws']} hidden throws check" in own["words"]
     rounds = [s["entropy"] for s in secret.steps if "entropy" in s]
     assert rounds[0]["values"][:2] == [chain_value(X0, 0).hex(), chain_value(X1, 0).hex()]
     assert secret.steps.index({"entropy": rounds[0]}) < next(
         i for i, s in enumerate(secret.steps) if "chance" in s
     )
-    game = Catalog(None).make("kariki", 4, transcript["options"])
     check_messages(conns, transcript, game, secret)
 
 
