@@ -142,6 +142,15 @@ def drive(conns: list[Conn], rng: random.Random, max_moves: int = 20_000) -> Non
     raise AssertionError("the game did not end")
 
 
+def settle(client: TestClient, table_id: str, conns: list[Conn]) -> None:
+    """After the game: read every opening still on its way (the tracker thread finds them
+    after the step; asking for the transcript waits for it, and a pong comes after them)."""
+    assert client.get(f"/api/tables/{table_id}/transcript").status_code == 200
+    for conn in conns:
+        conn.ws.send_json({"type": "ping"})
+        conn.read_until("pong")
+
+
 def roundtrip(value: Any) -> Any:
     return json.loads(json.dumps(value))
 

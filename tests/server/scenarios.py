@@ -19,6 +19,7 @@ from tests.server.helpers import (
     receive,
     running,
     secrets_of,
+    settle,
 )
 
 
@@ -45,6 +46,7 @@ def full_game_leaks_nothing(
                 ws = client.websocket_connect(f"/ws/tables/{tid}?token={token}").__enter__()
                 conns.append(Conn(ws, seat))
             drive(conns, random.Random(f"{gid}{humans}"))
+            settle(client, tid, conns)
             for conn in conns[1:]:
                 conn.ws.__exit__(None, None, None)
         summary = client.get(f"/api/tables/{tid}").json()

@@ -39,7 +39,7 @@ from dicehall.core.game import Action, Game, State
 from dicehall.core.transcript import apply_step, make_transcript
 from dicehall.server.chat import TableChat
 from dicehall.server.config import ServerConfig
-from dicehall.server.fairness import REVEAL_SECONDS, TableDice, table_dice
+from dicehall.server.fairness import REVEAL_SECONDS, SealedTable, TableDice, table_dice
 from dicehall.server.presence import Presence
 from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
@@ -71,6 +71,10 @@ class StaleMove(IllegalActionError):
     """A move that answers a step the seat's turn has moved past; nothing changed."""
 
 
+def _untold(news: dict[int | None, list[dict[str, Any]]]) -> None:
+    """Openings of a table state that was rolled back go nowhere."""
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -99,6 +103,10 @@ class LiveTable:
         self.stored_status = record.status
         self.state: State = game.new_state(record=True)
         self.dice: TableDice = table_dice(record, game)
+        try:
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # built outside the server (a test): sealed dice track in line
+            self._loop = None
         self._round_timer: asyncio.TimerHandle | None = None
         self.listeners: set[Listener] = set()
         self.bots: dict[int, Bot] = {}
@@ -119,11 +127,14 @@ class LiveTable:
     def replay(self, steps: list[Any]) -> None:
         """Bring the state to the stored steps (a restart, or a finished table looked up)."""
         self.state = self.game.new_state(record=True)
+        if isinstance(self.dice, SealedTable):
+            self.dice.on_news = _untold  # steps rolled back: what they showed is not told
         self.dice = table_dice(self.record, self.game)
+        if isinstance(self.dice, SealedTable) and self._loop is not None:
+            self.dice.on_news = self._openings_found
         for step in steps:
             apply_step(self.state, step)
             self.dice.follow(step, replayed=True)
-        self.dice.take_news()
         self.steps = list(steps)
         self._turns = {}
         self._track_turns(None)
@@ -455,6 +466,24 @@ class LiveTable:
                 self.tell_all({"type": "resumed"})
 
     # --- the seats' entropy (sealed tables) ------------------------------------------
+    # --- the seats' entropy and openings (sealed tables) ------------------------------
+
+    def _openings_found(self, news: dict[int | None, list[dict[str, Any]]]) -> None:
+        """From the tracker thread: openings the rules just showed, by audience."""
+        assert self._loop is not None
+        self._loop.call_soon_threadsafe(self._send_openings, news)
+
+    def _send_openings(self, news: dict[int | None, list[dict[str, Any]]]) -> None:
+        public = news.get(None, [])
+        texts: dict[int | None, str] = {}
+        for listener in list(self.listeners):
+            seat = listener.seat
+            openings = public if seat is None else public + news.get(seat, [])
+            if openings:
+                text = texts.get(seat)
+                if text is None:
+                    text = texts[seat] = json.dumps({"type": "openings", "openings": openings})
+                listener.push(text)
 
     def _announce_round(self) -> None:
         """Ask the seats for their values; throw without the missing ones when time is up."""
@@ -699,8 +728,7 @@ class LiveTable:
         """An update per listener, built once per seat, then "over" if the game ended."""
         texts: dict[int | None, str] = {}
         over = self.over_message() if self.status == OVER else None
-        news = self.dice.take_news()
-        public = news.get(None, [])
+
         for listener in list(self.listeners):
             seat = listener.seat
             text = texts.get(seat)
@@ -710,7 +738,6 @@ class LiveTable:
                     "from_step": first,
                     "events": self.state.events_for(seat, logged),
                     **self._position(seat),
-                    "openings": public if seat is None else public + news.get(seat, []),
                 }
                 text = texts[seat] = json.dumps(update)
             listener.push(text)
