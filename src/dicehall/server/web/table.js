@@ -158,6 +158,12 @@ export class TableScreen {
         this.showError(msg.message);
         this.drawMoves();
         break;
+      case "paused": // the server is retrying to save the last step; play resumes by itself
+        this.showError(msg.message);
+        break;
+      case "resumed":
+        this.showError("");
+        break;
       default:
         break;
     }
@@ -449,7 +455,9 @@ export class TableScreen {
   act(index) {
     const entry = this.legal[index];
     if (!entry || this.pending) return;
-    if (!this.connection.send({ type: "action", action: entry.action })) {
+    // the step names the position the move answers: the server refuses it once that is past,
+    // so a double click or a resend after a reconnect is never played twice
+    if (!this.connection.send({ type: "action", step: this.step, action: entry.action })) {
       this.showError("Not connected: your move was not sent. Reconnecting…");
       return;
     }
