@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-Cell = str | int | Fraction
+Cell = str | int | Fraction | float
+"""A float is a chance known only approximately (a solved strategy's); a Fraction is exact."""
 
 
 @dataclass
@@ -35,11 +36,17 @@ class OddsTable:
 def cell_json(cell: Cell) -> Any:
     if isinstance(cell, Fraction):
         return {"fraction": f"{cell.numerator}/{cell.denominator}", "value": float(cell)}
+    if isinstance(cell, float):
+        return {"value": cell}
     return cell
 
 
-def show(p: Fraction) -> str:
-    """A probability as exact fraction and percentage: '7/36 (19.44%)'; '0' and '1' plain."""
+def show(p: Fraction | float) -> str:
+    """A probability as exact fraction and percentage: '7/36 (19.44%)'; '0' and '1' plain.
+
+    An approximate chance (a float) is its percentage alone."""
+    if isinstance(p, float):
+        return f"{p * 100:.2f}%"
     if p.denominator == 1:
         return str(p.numerator)
     return f"{p.numerator}/{p.denominator} ({float(p) * 100:.2f}%)"
