@@ -105,7 +105,7 @@ def run_without_server_extra(code: str) -> subprocess.CompletedProcess[str]:
 
 def test_core_commands_and_env_need_no_server_extra() -> None:
     done = run_without_server_extra(
-        "import dicehall.env, dicehall.cli, dicehall.server.fairness\n"
+        "import dicehall.rl.env, dicehall.cli, dicehall.server.fairness\n"
         "from dicehall.cli import main\n"
         "main(['sim', 'kariki', '--games', '2', '--seed', '1', '--json'])\n"
     )
@@ -119,3 +119,10 @@ def test_serve_without_the_server_extra_says_what_to_install() -> None:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
     assert "pip install 'dicehall[server]'" in lines[0]
+
+
+def test_shell_completion_is_on() -> None:
+    result = CliRunner().invoke(app, ["--show-completion", "bash"], prog_name="dicehall")
+    assert result.exit_code == 0
+    assert "_dicehall_completion" in result.output
+    assert "--install-completion" in CliRunner().invoke(app, ["--help"]).output

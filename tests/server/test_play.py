@@ -71,8 +71,9 @@ def test_reconnect_resumes_the_seat_from_another_browser(tmp_path: Path) -> None
         other = client.post(f"/api/tables/{table['table_id']}/join", json={"name": "Bo"}).json()
         url = f"/ws/tables/{table['table_id']}?token={table['token']}"
         with client.websocket_connect(url) as first:
-            assert receive(first)["type"] == "welcome"
-            first.send_json({"type": "action", "action": {"type": "stay"}})
+            welcome = receive(first)
+            assert welcome["type"] == "welcome"
+            first.send_json({"type": "action", "step": welcome["step"], "action": {"type": "stay"}})
             while receive(first)["type"] != "update":
                 pass
         with client.websocket_connect(url) as second:
@@ -82,8 +83,10 @@ def test_reconnect_resumes_the_seat_from_another_browser(tmp_path: Path) -> None
             assert client.get(f"/api/tables/{table['table_id']}").json()["seats"][0]["connected"]
             url_b = f"/ws/tables/{table['table_id']}?token={other['token']}"
             with client.websocket_connect(url_b) as bo:
-                assert receive(bo)["seat"] == 1
-                bo.send_json({"type": "action", "action": {"type": "fold"}})
+                welcome_b = receive(bo)
+                assert welcome_b["seat"] == 1
+                step = welcome_b["step"]
+                bo.send_json({"type": "action", "step": step, "action": {"type": "fold"}})
                 m = receive(second)
                 while m["type"] != "update":
                     m = receive(second)
@@ -134,38 +137,3 @@ def test_the_leak_check_catches_a_leak(tmp_path: Path, monkeypatch: pytest.Monke
         secret = secrets_of(client, tid)
     with pytest.raises(AssertionError, match="seat None"):
         check_messages(conns, transcript, Catalog(TOY).make("duel", 2, {}), secret)
-
-
-def test_a_human_roller_throws_their_own_dice(tmp_path: Path) -> None:
-    """Toplshteyner: the table waits for a person's own throw ("throw_due"); each "throw"
-    makes one throw; a bot roller's throws go on by themselves; steps stay plain chance."""
-    with running(tmp_path / "db.sqlite", None) as client:
-        table = create(client, "toplshteyner", seats=2, bots={1: "heuristic"})
-        tid = table["table_id"]
-        with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
-            conn = Conn(ws, 0)
-            conn.read_until("welcome")
-            throws_made = 0
-            while conn.pos["status"] != "over":
-                if conn.pos.get("throw_due") == 0:
-                    before = conn.step
-                    ws.send_json({"type": "ping"})
-                    conn.read_until("pong")
-                    assert conn.step == before  # the table waits for seat 0's throw
-                    ws.send_json({"type": "throw"})
-                    conn.read_until("update")
-                    assert conn.step > before
-                    throws_made += 1
-                elif conn.pos["legal"]:
-                    ws.send_json({"type": "action", "action": conn.pos["legal"][0]["action"]})
-                    conn.read_until("update")
-                else:
-                    conn.read()
-            assert throws_made > 0
-            ws.send_json({"type": "throw"})
-            m = receive(ws)
-            while m["type"] != "error":
-                m = receive(ws)
-            assert "over" in m["message"]
-        steps = client.get(f"/api/tables/{tid}/transcript").json()["steps"]
-    assert all(set(s) <= {"chance", "seat", "action", "timeout"} for s in steps)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-Cell = str | int | Fraction
+Cell = str | int | Fraction | float
+"""A float is a chance known only approximately (a solved strategy's); a Fraction is exact."""
 
 
 @dataclass
@@ -35,6 +36,8 @@ class OddsTable:
 def cell_json(cell: Cell) -> Any:
     if isinstance(cell, Fraction):
         return {"fraction": f"{cell.numerator}/{cell.denominator}", "value": float(cell)}
+    if isinstance(cell, float):
+        return {"value": cell}
     return cell
 
 
@@ -42,9 +45,12 @@ SHORT_FRACTION = 9
 """Fractions up to this many characters ("1187/7776") are shown beside the percentage."""
 
 
-def show(p: Fraction, exact: bool = False) -> str:
+def show(p: Fraction | float, exact: bool = False) -> str:
     """A probability as a percentage, with its exact fraction where that is short or
-    asked for: '19.44% (7/36)', '5.32%', '0%', '100%'."""
+    asked for: '19.44% (7/36)', '5.32%', '0%', '100%'. An approximate chance (a
+    float) is its percentage alone."""
+    if isinstance(p, float):
+        return f"{p * 100:.2f}%"
     if p == 0 or p == 1:
         return f"{int(p * 100)}%"
     value = float(p) * 100

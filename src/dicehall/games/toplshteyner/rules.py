@@ -55,6 +55,7 @@ from typing import Any, Self
 from dicehall.core import D6, Action, Game, Option, Result, State, Throw, View
 from dicehall.core.bots import BotFactory
 from dicehall.core.chance import Faces
+from dicehall.core.encoding import Encoding
 from dicehall.core.odds import OddsTable
 from dicehall.core.words import seat_list
 
@@ -144,6 +145,11 @@ wins the pot (P10). Results are in stakes."""
 
     def new_state(self, record: bool = False) -> ToplshteynerState:
         return ToplshteynerState(self, record)
+
+    def make_encoding(self) -> Encoding:
+        from dicehall.games.toplshteyner.encoding import encoding
+
+        return encoding(self)
 
     def bots(self) -> Mapping[str, BotFactory]:
         from dicehall.core.bots import RandomBot

@@ -158,6 +158,12 @@ export class TableScreen {
         this.showError(msg.message);
         this.drawMoves();
         break;
+      case "paused": // the server is retrying to save the last step; play resumes by itself
+        this.showError(msg.message);
+        break;
+      case "resumed":
+        this.showError("");
+        break;
       default:
         break;
     }
@@ -466,7 +472,9 @@ export class TableScreen {
   act(index) {
     const entry = this.legal[index];
     if (!entry || this.pending) return;
-    if (!this.connection.send({ type: "action", action: entry.action })) {
+    // the step names the position the move answers: the server refuses it once that is past,
+    // so a double click or a resend after a reconnect is never played twice
+    if (!this.connection.send({ type: "action", step: this.step, action: entry.action })) {
       this.showError("Not connected: your move was not sent. Reconnecting…");
       return;
     }
@@ -547,7 +555,7 @@ export class TableScreen {
 /** Column indices of an odds table with its verdict columns (words after the last column
  * of chances) moved to the front. */
 export function columnOrder(table) {
-  const isChance = (c) => c && typeof c === "object" && "fraction" in c;
+  const isChance = (c) => c && typeof c === "object" && "value" in c;
   const n = table.columns.length;
   const chance = [...Array(n).keys()].filter((i) => table.rows.some((row) => isChance(row[i])));
   const last = chance.length ? Math.max(...chance) : n;
@@ -561,6 +569,9 @@ function oddsCell(cell, named) {
     if (cell.value === 0) return h("span", { class: "pct" }, "0");
     if (cell.value === 1) return h("span", { class: "pct" }, "100%");
     return [h("span", { class: "pct" }, percent(cell.value)), h("span", { class: "frac" }, cell.fraction)];
+  }
+  if (cell && typeof cell === "object" && "value" in cell) {  // a chance known approximately
+    return h("span", { class: "pct" }, cell.value === 0 ? "0" : percent(cell.value));
   }
   return named(cellText(cell));
 }
