@@ -29,8 +29,8 @@ serve: $(STAMP)  ## Online tables and the browser page, on SQLite under data/ (H
 test: lint typecheck pytest  ## ruff, mypy and pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -11,8 +11,15 @@ half times it) before each action, as people do; --think-ms 0 answers at once
 and measures the most moves the server can take (latency is then mostly the
 queue of all the other tables' moves).
 
+With --odds-flood N, N more clients ask GET /api/odds (Toplshteyner for 2 to 8
+seats, Kariki, Tao) back to back all the while, and a spectator pings once
+every 20 ms while three `toplshteyner?seats=8` requests are in flight: the
+tables' latency and that ping's round trip show whether slow work reaches
+the event loop.
+
     .venv/bin/python benchmarks/server_load.py --seats 500
     .venv/bin/python benchmarks/server_load.py --seats 500 --think-ms 0
+    .venv/bin/python benchmarks/server_load.py --seats 200 --odds-flood 4
 """
 
 from __future__ import annotations
@@ -40,11 +47,12 @@ HOST = "127.0.0.1"
 SERVER = """
 import sys, uvicorn
 from dicehall.server import create_app
-from dicehall.server.commands import tune_gc
+from dicehall.server.commands import tune_gc, tune_threads
 from dicehall.server.limits import Limits
 # Every simulated client comes from 127.0.0.1, so the per-address limits are lifted.
 app = create_app(sys.argv[1], rate=200.0, burst=400, limits=Limits.generous())
 tune_gc()
+tune_threads()
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 
@@ -61,6 +69,48 @@ class Stats:
         self.games = 0
         self.errors = 0
         self.latencies: list[float] = []
+        self.odds: dict[int, int] = {}  # the flood's answers by status code
+        self.pings: list[float] = []  # the spectator's round trips during the seats=8 odds
+        self.heavy: list[str] = []  # what each seats=8 request got, and how fast
+
+
+FLOOD = [f"/api/odds/toplshteyner?seats={n}" for n in range(2, 9)] + [
+    "/api/odds/kariki",
+    "/api/odds/tao",
+]
+
+
+async def flood(http: httpx.AsyncClient, stats: Stats, seed: int, stop: float) -> None:
+    """Ask for odds back to back until `stop`."""
+    rng = random.Random(seed)
+    while time.perf_counter() < stop:
+        r = await http.get(rng.choice(FLOOD))
+        stats.odds[r.status_code] = stats.odds.get(r.status_code, 0) + 1
+        if r.status_code in (429, 503):
+            await asyncio.sleep(0.05)
+
+
+async def heavy_odds_and_pings(
+    base: str, http: httpx.AsyncClient, table: Table, stats: Stats, start: float
+) -> None:
+    """Three seats=8 odds requests at once, and a spectator's pings until they are answered."""
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+
+    async def ask() -> None:
+        t = time.perf_counter()
+        r = await http.get("/api/odds/toplshteyner?seats=8", timeout=120)
+        stats.heavy.append(f"{r.status_code} in {time.perf_counter() - t:.2f} s")
+
+    async with connect(f"ws://{base}/ws/tables/{table.table_id}") as ws:
+        asked = asyncio.gather(ask(), ask(), ask())
+        while not asked.done():
+            sent = time.perf_counter()
+            await ws.send(json.dumps({"type": "ping"}))
+            while json.loads(await ws.recv())["type"] != "pong":
+                pass
+            stats.pings.append(time.perf_counter() - sent)
+            await asyncio.sleep(0.02)
+        await asyncio.wait_for(asked, 1)
 
 
 class Table:
@@ -105,7 +155,7 @@ async def play_seat(
                 await asyncio.sleep(think * (0.5 + rng.random()))
             action = rng.choice(m["legal"])["action"]
             table.sent.setdefault(m["step"], time.perf_counter())
-            await ws.send(json.dumps({"type": "action", "action": action}))
+            await ws.send(json.dumps({"type": "action", "step": m["step"], "action": action}))
             stats.moves += 1
         elif now >= stop:
             return
@@ -166,17 +216,22 @@ def wait_for_server(base: str, deadline: float) -> None:
 
 
 async def load(
-    base: str, game: str, tables: int, seats: int, seconds: float, think: float
+    base: str, game: str, tables: int, seats: int, seconds: float, think: float, floods: int
 ) -> Stats:
     stats = Stats()
     limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=30) as http:
+    async with (
+        httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=30) as http,
+        httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as asker,
+    ):
         made = [await open_table(http, game, seats) for _ in range(tables)]
         tune_gc()  # the clients' own collector pauses would count as server latency
         stop = time.perf_counter() + seconds
-        await asyncio.gather(
-            *(run_table(base, http, t, stats, i, stop, think) for i, t in enumerate(made))
-        )
+        jobs = [run_table(base, http, t, stats, i, stop, think) for i, t in enumerate(made)]
+        if floods:
+            jobs += [flood(asker, stats, i, stop) for i in range(floods)]
+            jobs.append(heavy_odds_and_pings(base, asker, made[0], stats, stop - seconds / 2))
+        await asyncio.gather(*jobs)
     return stats
 
 
@@ -187,6 +242,7 @@ def main() -> None:
     parser.add_argument("--game", default="kariki")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play")
     parser.add_argument("--think-ms", type=float, default=500.0, help="mean time to act")
+    parser.add_argument("--odds-flood", type=int, default=0, help="clients flooding /api/odds")
     args = parser.parse_args()
     tables = max(1, args.seats // args.per_table)
     port = free_port()
@@ -198,7 +254,15 @@ def main() -> None:
             wait_for_server(base, time.time() + 30)
             started = time.perf_counter()
             stats = asyncio.run(
-                load(base, args.game, tables, args.per_table, args.seconds, args.think_ms / 1000)
+                load(
+                    base,
+                    args.game,
+                    tables,
+                    args.per_table,
+                    args.seconds,
+                    args.think_ms / 1000,
+                    args.odds_flood,
+                )
             )
             elapsed = time.perf_counter() - started
             cpu = cpu_seconds(server.pid)
@@ -219,6 +283,16 @@ def main() -> None:
         f"action -> each seat's update: p50 {statistics.median(lat) * 1000:.1f} ms, "
         f"p99 {p99 * 1000:.1f} ms"
     )
+    if args.odds_flood:
+        answers = ", ".join(f"{code}: {n}" for code, n in sorted(stats.odds.items()))
+        print(f"odds flood ({args.odds_flood} clients): {answers}")
+        pings = sorted(stats.pings) or [0.0]
+        print(
+            f"spectator ping during three seats=8 odds ({', '.join(stats.heavy)}): "
+            f"{len(pings)} pings, p50 {statistics.median(pings) * 1000:.1f} ms, "
+            f"p99 {pings[min(len(pings) - 1, int(len(pings) * 0.99))] * 1000:.1f} ms, "
+            f"max {pings[-1] * 1000:.1f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -105,7 +105,7 @@ def run_without_server_extra(code: str) -> subprocess.CompletedProcess[str]:
 
 def test_core_commands_and_env_need_no_server_extra() -> None:
     done = run_without_server_extra(
-        "import dicehall.env, dicehall.cli, dicehall.server.fairness\n"
+        "import dicehall.rl.env, dicehall.cli, dicehall.server.fairness\n"
         "from dicehall.cli import main\n"
         "main(['sim', 'kariki', '--games', '2', '--seed', '1', '--json'])\n"
     )

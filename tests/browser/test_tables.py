@@ -255,7 +255,8 @@ def test_reconnects_after_a_dropped_connection(server: str, new_page: Any) -> No
 
     # an error from the server is shown plainly, and the table stays usable
     page.evaluate(
-        "window.dicehall.screen.connection.send({type: 'action', action: {type: 'nonsense'}})"
+        "window.dicehall.screen.connection.send("
+        "{type: 'action', step: window.dicehall.screen.step, action: {type: 'nonsense'}})"
     )
     expect(page.locator(".moves .error")).to_contain_text("nonsense")
 

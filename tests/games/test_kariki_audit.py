@@ -420,7 +420,7 @@ def test_K5_advice_to_the_thrower_follows_the_tables_pull_rule() -> None:
         odds = table.game.advice(table.state.view(0), table.state.legal_actions(0))
         assert odds is not None
         if odds.extra.get("model") == "solver":  # the chance of winning after each choice
-            worth = {row[0]: float(row[2].rstrip("%")) for row in odds.rows}
+            worth = {row[0]: row[3] for row in odds.rows}
         else:  # no strategy solved for these options: the truthful model (the thrower knows)
             worth = {row[0]: float(row[2]) for row in odds.rows}  # the chance each choice wins
         assert max(worth, key=worth.__getitem__) == best

@@ -19,6 +19,7 @@ from dicehall.core.commitments import SealedDice, chain_value
 from dicehall.core.game import Game
 from dicehall.games import game_ids
 from dicehall.server import create_app
+from dicehall.server.config import ServerConfig
 from dicehall.server.limits import Limits
 from tests.toy_game import GAMES as TOY
 
@@ -37,10 +38,12 @@ def sqlite_url(folder: Path) -> str:
 def running(
     db: Path | str, games: Mapping[str, type[Game]] | None = TOY, **kw: Any
 ) -> Iterator[TestClient]:
-    """A server on `db`, an SQLite file or any database URL, with limits out of the way."""
+    """A server on `db`, an SQLite file or any database URL, with limits out of the way
+    and odds worked out in threads (worker processes take a while to start)."""
     kw.setdefault("rate", 1000.0)
     kw.setdefault("burst", 1000)
     kw.setdefault("limits", Limits.generous())
+    kw.setdefault("config", ServerConfig(compute_in_processes=False))
     app = create_app(db if isinstance(db, str) else f"sqlite:///{db}", games=games, **kw)
     with TestClient(app) as client:
         yield client
@@ -132,11 +135,20 @@ def drive(conns: list[Conn], rng: random.Random, max_moves: int = 20_000) -> Non
                 conns[0].read()
             continue
         choice = rng.choice(actor.pos["legal"])["action"]
-        actor.ws.send_json({"type": "action", "action": choice})
+        actor.ws.send_json({"type": "action", "step": actor.step, "action": choice})
         # the server answers a connection in order: once the pong is in, so is our update
         actor.ws.send_json({"type": "ping"})
         actor.read_until("pong")
     raise AssertionError("the game did not end")
+
+
+def settle(client: TestClient, table_id: str, conns: list[Conn]) -> None:
+    """After the game: read every opening still on its way (the tracker thread finds them
+    after the step; asking for the transcript waits for it, and a pong comes after them)."""
+    assert client.get(f"/api/tables/{table_id}/transcript").status_code == 200
+    for conn in conns:
+        conn.ws.send_json({"type": "ping"})
+        conn.read_until("pong")
 
 
 def roundtrip(value: Any) -> Any:

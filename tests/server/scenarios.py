@@ -19,6 +19,7 @@ from tests.server.helpers import (
     receive,
     running,
     secrets_of,
+    settle,
 )
 
 
@@ -45,6 +46,7 @@ def full_game_leaks_nothing(
                 ws = client.websocket_connect(f"/ws/tables/{tid}?token={token}").__enter__()
                 conns.append(Conn(ws, seat))
             drive(conns, random.Random(f"{gid}{humans}"))
+            settle(client, tid, conns)
             for conn in conns[1:]:
                 conn.ws.__exit__(None, None, None)
         summary = client.get(f"/api/tables/{tid}").json()
@@ -84,7 +86,8 @@ def restart_mid_game_then_finish(db: str, gid: str, games: Mapping[str, type[Gam
             moves = 0
             while moves < 3 and m.get("status") != "over":
                 if m["type"] in ("welcome", "update") and m["legal"]:
-                    ws.send_json({"type": "action", "action": rng.choice(m["legal"])["action"]})
+                    choice = rng.choice(m["legal"])["action"]
+                    ws.send_json({"type": "action", "step": m["step"], "action": choice})
                     moves += 1
                 m = receive(ws)
         before = client.get(f"/api/tables/{tid}").json()

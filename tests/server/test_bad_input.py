@@ -40,8 +40,14 @@ BAD = [
     ('{"type": "dance"}', "unknown message type 'dance'"),
     ('{"type": "action"}', "an action is a JSON object"),
     ('{"type": "action", "action": "stay"}', "an action is a JSON object"),
-    ('{"type": "action", "action": {"type": "raise"}}', "may not play raise"),
+    ('{"type": "action", "action": {"type": "stay"}}', "names the step it answers"),
+    ('{"type": "action", "step": "0", "action": {"type": "stay"}}', "names the step"),
+    ('{"type": "action", "step": true, "action": {"type": "stay"}}', "names the step"),
+    ('{"type": "action", "step": STEP, "action": {"type": "raise"}}', "may not play raise"),
+    ('{"type": "action", "step": 99, "action": {"type": "stay"}}', "has not happened yet"),
     ('{"type": "action", "action": {"type": "stay"}, "seat": 1}', "plays seat 0 only"),
+    ("[" * 1000 + "]" * 1000, "nested too deeply"),
+    ('{"type": "action", "step": STEP, "action": ' + "[" * 20 + "]" * 20 + "}", "too deeply"),
     ('{"type": "ping", "pad": "' + "x" * 9000 + '"}', "message too large"),
     (b'{"type": "ping"}', "send text frames"),
 ]
@@ -57,11 +63,13 @@ def test_bad_messages_get_an_error_and_change_nothing(
         with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
             welcome = receive(ws)
             assert receive(ws)["type"] == "table"
+            if isinstance(payload, str):  # a move that answers the position just welcomed
+                payload = payload.replace("STEP", str(welcome["step"]))
             assert expected in error_after(ws, payload)
             ws.send_json({"type": "ping"})
             assert receive(ws) == {"type": "pong"}
             assert client.get(f"/api/tables/{tid}").json()["step"] == welcome["step"]
-            ws.send_json({"type": "action", "action": {"type": "stay"}})
+            ws.send_json({"type": "action", "step": welcome["step"], "action": {"type": "stay"}})
             update = receive(ws)
             assert update["type"] == "update" and update["view"]["my_choice"] == "stay"
             assert update["step"] == welcome["step"] + 1
@@ -76,12 +84,14 @@ def test_spectators_and_other_seats_cannot_act(tmp_path: Path) -> None:
             message = error_after(watcher, '{"type": "action", "action": {"type": "stay"}}')
             assert "spectators cannot act" in message
             with client.websocket_connect(f"{url}?token={other['token']}") as bo:
-                assert receive(bo)["seat"] == 1
-                bo.send_json({"type": "action", "action": {"type": "stay"}})
+                welcome = receive(bo)
+                assert welcome["seat"] == 1
+                step = welcome["step"]
+                bo.send_json({"type": "action", "step": step, "action": {"type": "stay"}})
                 while (m := receive(bo))["type"] != "update":
                     pass
                 assert "not seat 1's turn" in error_after(
-                    bo, '{"type": "action", "action": {"type": "fold"}}'
+                    bo, f'{{"type": "action", "step": {step + 1}, "action": {{"type": "fold"}}}}'
                 )
         assert client.get(f"/api/tables/{table['table_id']}").json()["step"] == m["step"]
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+import re
 import socket
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from dicehall.server.commands import _RedactTokens, database_url
 
@@ -32,6 +35,35 @@ def test_tokens_never_reach_a_log_line() -> None:
     assert (
         record.getMessage() == '127.0.0.1:5 - "WebSocket /ws/tables/abc?token=***&x=1" [accepted]'
     )
+
+
+def test_server_logging_has_time_stamps_a_level_and_an_access_log_switch(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import logging
+    import logging.config
+
+    from dicehall.server.commands import logging_config
+
+    logging.config.dictConfig(logging_config("warning", access_log=False))
+    try:
+        logging.getLogger("dicehall.server").warning("resumed %d tables ?token=%s", 3, "s3cret")
+        logging.getLogger("dicehall.server").info("not at this level")
+        logging.getLogger("uvicorn.access").warning("GET /ws/tables/x?token=abc")
+        logging.getLogger("uvicorn.error").error("a server error")
+        lines = capsys.readouterr().err.splitlines()
+        assert len(lines) == 2, lines
+        assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S* WARNING dicehall.server: ", lines[0])
+        assert lines[0].endswith("resumed 3 tables ?token=***")
+        assert "ERROR   uvicorn.error: a server error" in lines[1]
+        with pytest.raises(ValueError, match="log level must be one of"):
+            logging_config("loud")
+    finally:
+        logging.config.dictConfig({"version": 1, "disable_existing_loggers": False})
+        for name in ("dicehall", "uvicorn", "uvicorn.access"):
+            logging.getLogger(name).handlers.clear()
+            logging.getLogger(name).propagate = True
+            logging.getLogger(name).setLevel(logging.NOTSET)
 
 
 def test_serve_on_a_busy_port_says_so_in_one_line_first(tmp_path: Path) -> None:

@@ -71,8 +71,9 @@ def test_reconnect_resumes_the_seat_from_another_browser(tmp_path: Path) -> None
         other = client.post(f"/api/tables/{table['table_id']}/join", json={"name": "Bo"}).json()
         url = f"/ws/tables/{table['table_id']}?token={table['token']}"
         with client.websocket_connect(url) as first:
-            assert receive(first)["type"] == "welcome"
-            first.send_json({"type": "action", "action": {"type": "stay"}})
+            welcome = receive(first)
+            assert welcome["type"] == "welcome"
+            first.send_json({"type": "action", "step": welcome["step"], "action": {"type": "stay"}})
             while receive(first)["type"] != "update":
                 pass
         with client.websocket_connect(url) as second:
@@ -82,8 +83,10 @@ def test_reconnect_resumes_the_seat_from_another_browser(tmp_path: Path) -> None
             assert client.get(f"/api/tables/{table['table_id']}").json()["seats"][0]["connected"]
             url_b = f"/ws/tables/{table['table_id']}?token={other['token']}"
             with client.websocket_connect(url_b) as bo:
-                assert receive(bo)["seat"] == 1
-                bo.send_json({"type": "action", "action": {"type": "fold"}})
+                welcome_b = receive(bo)
+                assert welcome_b["seat"] == 1
+                step = welcome_b["step"]
+                bo.send_json({"type": "action", "step": step, "action": {"type": "fold"}})
                 m = receive(second)
                 while m["type"] != "update":
                     m = receive(second)
@@ -100,6 +103,8 @@ def test_advice_answers_for_every_game(tmp_path: Path) -> None:
             with client.websocket_connect(url) as ws:
                 m = receive(ws)
                 while not m.get("legal") and m.get("status") != "over":
+                    if m.get("throw_due") == 0 and m["type"] in ("welcome", "update"):
+                        ws.send_json({"type": "throw"})  # seat 0's own throw
                     m = receive(ws)
                 ws.send_json({"type": "advice"})
                 m = receive(ws)

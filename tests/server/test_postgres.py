@@ -83,8 +83,9 @@ def test_play_goes_on_after_the_database_drops_its_connections(pg_url: str) -> N
                 ).scalar()
             killer.dispose()
             assert killed
-            ws.send_json({"type": "action", "action": m["legal"][0]["action"]})
-            while m["type"] != "update":
+            ws.send_json({"type": "action", "step": m["step"], "action": m["legal"][0]["action"]})
+            ws.send_json({"type": "ping"})  # answered once the move is stored and sent
+            while m["type"] != "pong":
                 m = receive(ws)
                 assert m["type"] != "error", m
         with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:

@@ -91,7 +91,9 @@ def test_a_closed_tab_is_gone_then_played_by_the_bot_and_taken_back(tmp_path: Pa
         # the bot plays Bob's choices while Ann plays hers
         for _ in range(2):
             read_until(ann, lambda m: m["type"] == "update" and m["legal"] != [])
-            ann.ws.send_json({"type": "action", "action": ann.pos["legal"][0]["action"]})
+            ann.ws.send_json(
+                {"type": "action", "step": ann.pos["step"], "action": ann.pos["legal"][0]["action"]}
+            )
         bob = connect(sockets, client, tid, tokens[1], 1)
         assert read_until(ann, notice("back"))["text"] == "Bob is back and plays their seat again"
         read_until(ann, seat_state(1, "connected", stand_in=False))
@@ -183,7 +185,7 @@ def test_the_host_may_choose_to_close_a_table_nobody_is_left_at(tmp_path: Path) 
         assert read_until(ann, notice("closed"))
         assert client.get(f"/api/tables/{tid}").json()["status"] == "closed"
         assert client.get("/api/tables").json() == []
-        ann.ws.send_json({"type": "action", "action": {"type": "stay"}})
+        ann.ws.send_json({"type": "action", "step": 99, "action": {"type": "stay"}})
         assert "closed" in error_of(ann)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from dicehall.core.commitments import chain_commit, chain_value
+from dicehall.core.shown import shown_throws
 from dicehall.server import live
 from dicehall.server.catalog import Catalog
 from dicehall.server.store import Store
@@ -24,6 +25,7 @@ from tests.server.helpers import (
     receive,
     running,
     secrets_of,
+    settle,
 )
 
 X0, X1 = b"\x11" * 32, b"\x22" * 32
@@ -49,6 +51,7 @@ def play_kariki(client: Any, reveal: bool = True) -> tuple[str, list[Conn]]:
             ws = client.websocket_connect(f"/ws/tables/{tid}?token={token}").__enter__()
             conns.append(Conn(ws, seat, x if reveal else None))
         drive(conns, random.Random(3))
+        settle(client, tid, conns)
         for conn in conns[1:]:
             conn.ws.__exit__(None, None, None)
     return tid, conns
@@ -69,15 +72,17 @@ def test_the_seats_entropy_goes_into_the_dice_and_every_seat_proves_its_own(
     assert report["ok"] and report["fairness"] == "sealed", report
     assert report["entropy_from"] == [0, 1, 2, 3] and report["withheld"] == []
     assert report["sealed_throws"] > 0 and report["public_throws"] == len(transcript["openings"])
+    game = Catalog(None).make("kariki", 4, transcript["options"])
+    shown = shown_throws(game, secret.steps)
     for seat, own in enumerate(mine):
-        assert own["ok"] and own["your_throws"] > 0, (seat, own)
+        hidden = [k for k, to in enumerate(shown.shown) if seat in to and None not in to]
+        assert own["ok"] and own["your_throws"] == len(hidden), (seat, own)
         assert f"your {own['your_throws']} hidden throws check" in own["words"]
     rounds = [s["entropy"] for s in secret.steps if "entropy" in s]
     assert rounds[0]["values"][:2] == [chain_value(X0, 0).hex(), chain_value(X1, 0).hex()]
     assert secret.steps.index({"entropy": rounds[0]}) < next(
         i for i, s in enumerate(secret.steps) if "chance" in s
     )
-    game = Catalog(None).make("kariki", 4, transcript["options"])
     check_messages(conns, transcript, game, secret)
 
 

@@ -50,3 +50,11 @@ def test_exploitability_of_the_random_bot() -> None:
     data = json.loads(result.output)
     assert data["bot"] == "random" and data["unit"] == "win probability"
     assert 0.4 < data["exploitability"] <= 0.5
+
+
+def test_the_plot_is_a_png(tmp_path: Path) -> None:
+    from dicehall.strategy.solver import plot
+
+    path = tmp_path / "curve.png"
+    plot([(25, 0.02), (50, 0.008), (100, 0.002)], "win probability", path, "Kariki, 2 seats")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

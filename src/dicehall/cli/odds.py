@@ -1,4 +1,4 @@
-"""`dicehall odds`: exact odds as fractions."""
+"""`dicehall odds`: exact odds, as percentages (with the fractions where short or asked for)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
-from dicehall.cli.common import GameArg, app, guarded, out
+from dicehall.cli.common import GameArg, OptionOpt, app, fail, guarded, out
 from dicehall.core.odds import OddsTable, show
 from dicehall.games import game_class
 
@@ -26,9 +26,17 @@ def odds(
     lives: Annotated[
         str | None, typer.Option(help="Toplshteyner: lives per player, e.g. 3,2,1.")
     ] = None,
+    option: OptionOpt = None,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Show every chance's exact fraction too.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Exact odds: distributions, the chances of a claim, the best reroll."""
+    """Exact odds: distributions, the chances of a claim, the best reroll.
+
+    Chances print as percentages, with the exact fraction where it is short
+    (or always, with --exact). A table option the odds depend on is given as
+    --option NAME=VALUE (Toplshteyner: for_fun, sixes_end_turn)."""
     cls = guarded(lambda: game_class(game))
     given = {
         "dice": dice,
@@ -39,21 +47,28 @@ def odds(
         "lives": lives,
     }
     query = {k: v for k, v in given.items() if v is not None}
+    for text in option or []:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            fail(f"--option takes NAME=VALUE; got {text!r}")
+        if name.strip() in query:
+            fail(f"{name.strip()} given twice")
+        query[name.strip()] = value.strip()
     tables = guarded(lambda: cls.odds(query))
     if as_json:
         print(json.dumps([t.to_json() for t in tables], indent=1))
         return
     for t in tables:
-        out.print(odds_table(t))
+        out.print(odds_table(t, exact))
         if t.note:
             out.print(f"[dim]{t.note}[/]")
         out.print()
 
 
-def odds_table(t: OddsTable) -> RichTable:
+def odds_table(t: OddsTable, exact: bool = False) -> RichTable:
     table = RichTable(title=t.title, title_justify="left")
     for c in t.columns:
         table.add_column(c)
     for row in t.rows:
-        table.add_row(*(show(c) if not isinstance(c, (str, int)) else str(c) for c in row))
+        table.add_row(*(show(c, exact) if not isinstance(c, (str, int)) else str(c) for c in row))
     return table

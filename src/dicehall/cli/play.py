@@ -111,6 +111,7 @@ class TerminalGame:
         state = self.table.state
         while not state.is_over():
             if state.is_chance():
+                self.own_throw(state.thrower())
                 self.table.roll()
                 continue
             self.print_events()
@@ -121,6 +122,13 @@ class TerminalGame:
                     bot = self.bots[seat]
                     self.table.act(seat, bot.choose(state.view(seat), state.legal_actions(seat)))
                 break
+
+    def own_throw(self, seat: int | None) -> None:
+        """A person throws their own dice (State.thrower): Enter before each throw."""
+        if seat is None or seat not in self.humans:
+            return
+        self.print_events()
+        input(f"{self.table.names[seat]}, press Enter to throw. ")
 
     def print_events(self, recent: int | None = None) -> None:
         """Print the events the watcher has not seen; with `recent`, the last few it may see."""

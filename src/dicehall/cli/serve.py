@@ -61,6 +61,13 @@ def serve(
         str | None,
         typer.Option(help=f"debug, info, warning, error {_from('log_level')}.", show_default=False),
     ] = None,
+    access_log: Annotated[
+        bool | None,
+        typer.Option(
+            help=f"a line per HTTP request and connection {_from('access_log')}.",
+            show_default=False,
+        ),
+    ] = None,
     config: Annotated[
         Path | None,
         typer.Option(help="A TOML file of settings (or DICEHALL_CONFIG).", show_default=False),
@@ -75,6 +82,8 @@ def serve(
     from dicehall.server.server_settings import load_settings
 
     settings = guarded(
-        lambda: load_settings(config, host=host, port=port, db=db, log_level=log_level)
+        lambda: load_settings(
+            config, host=host, port=port, db=db, log_level=log_level, access_log=access_log
+        )
     )
     guarded(lambda: run_server(settings))

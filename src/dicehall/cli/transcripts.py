@@ -7,10 +7,22 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
-from dicehall.cli.common import app, guarded, out
+from dicehall.cli.common import app, fail, guarded, out
 from dicehall.core.transcript import check_schema, load
 from dicehall.core.transcript import replay as replay_transcript
+
+
+def seat_names(names: object, seats: int) -> list[str]:
+    """The transcript's names, one string per seat (printed as text, never as markup)."""
+    if names is None:
+        return [f"Seat {s}" for s in range(seats)]
+    if not isinstance(names, list) or len(names) != seats:
+        fail(f"names must be a list of {seats} strings, one per seat; got {names!r:.80}")
+    if not all(isinstance(n, str) for n in names):
+        fail(f"names must be strings; got {names!r:.80}")
+    return names
 
 
 @app.command(rich_help_panel="Study")
@@ -31,15 +43,16 @@ def replay(
         }
         print(json.dumps(final, indent=1))
         return
-    names = data.get("names") or [f"Seat {s}" for s in range(state.game.seats)]
+    names = seat_names(data.get("names"), state.game.seats)
     for event in state.log or []:
         if event.visible_to(None):
-            out.print(f"  · {event.text}", highlight=False)
+            out.print(Text(f"  · {event.text}"), highlight=False)
     if state.is_over():
         result = state.result()
-        out.print(f"[bold green]Winner: {', '.join(str(names[w]) for w in result.winners)}[/]")
+        winners = ", ".join(names[w] for w in result.winners)
+        out.print(Text(f"Winner: {winners}", style="bold green"), highlight=False)
         for s, n in enumerate(result.net):
-            out.print(f"  {names[s]}: {n:+d} {result.unit}")
+            out.print(Text(f"  {names[s]}: {n:+d} {result.unit}"), highlight=False)
     else:
         out.print(f"[yellow]The game is not over: {len(data['steps'])} steps replayed.[/]")
 

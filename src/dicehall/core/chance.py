@@ -79,7 +79,8 @@ def check_faces(dice: Throw, faces: object) -> Faces:
         raise ChanceError(f"this throw has {len(dice)} dice, got {len(faces)} faces: {list(faces)}")
     for i, die in enumerate(dice):
         face = faces[i]
-        if face.__class__ is bool or face not in die:
+        # faces are ints or strings: a lookalike (True, 2.0) compares equal but is refused
+        if (face.__class__ is not int and face.__class__ is not str) or face not in die:
             raise ChanceError(f"die {i} has faces {list(die)}, got {face!r}")
     return faces
 

@@ -16,14 +16,17 @@ events visible to that seat; nothing else is meant to reach a player.
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from dicehall.core.chance import Faces, Throw, check_faces, outcomes
+from dicehall.core.encoding import Encoding, as_index
 from dicehall.core.errors import ChanceError, IllegalActionError, OptionError
 from dicehall.core.odds import OddsTable
 from dicehall.core.options import Option, OptionValue, resolve_options
@@ -97,8 +100,9 @@ class Game(ABC):
 
     def __init__(self, seats: int | None = None, options: Mapping[str, object] | None = None):
         n = self.default_seats if seats is None else seats
-        if isinstance(n, bool) or not isinstance(n, int):
+        if isinstance(n, bool) or not hasattr(n, "__index__"):
             raise OptionError(f"the number of seats must be a whole number; got {n!r}")
+        n = n.__index__()  # numpy.int64 and friends
         if not self.min_seats <= n <= self.max_seats:
             span = (
                 f"exactly {self.min_seats}"
@@ -156,6 +160,61 @@ class Game(ABC):
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.id, "seats": self.seats, "options": dict(self.options)}
+
+    # --- for learners and solvers: fixed ids, tensors, bounds (core/encoding.py) -----
+
+    def make_encoding(self) -> Encoding:
+        """The game's declared encoding (its encoding.py); asked once per configured game."""
+        raise NotImplementedError(f"{self.id} declares no action vocabulary or tensors")
+
+    @cached_property
+    def encoding(self) -> Encoding:
+        return self.make_encoding()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle the configuration; the encoding (closures) is rebuilt on demand."""
+        return {k: v for k, v in self.__dict__.items() if k != "encoding"}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A configured game never changes, so copies of states share it."""
+        return self
+
+    @property
+    def num_actions(self) -> int:
+        """How many action ids this configured game has: ids are 0 to num_actions - 1."""
+        return len(self.encoding.actions)
+
+    def action_id(self, action: Action) -> int:
+        """The fixed id of an action; the same in every state and every release."""
+        return self.encoding.actions.id_of(action)
+
+    def action_of(self, action_id: object) -> Action:
+        """The action with this id (any integer-like id: int, numpy.int64, ...)."""
+        return self.encoding.actions.action(action_id)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        return (self.encoding.layout.size,)
+
+    @property
+    def observation_bounds(self) -> tuple[list[float], list[float]]:
+        """Lowest and highest value of each entry of an observation tensor."""
+        return self.encoding.layout.bounds()
+
+    @property
+    def utility_bounds(self) -> tuple[int, int]:
+        """Lowest and highest net of one seat, in the game's unit (`Result.unit`)."""
+        return self.encoding.utility_bounds
+
+    @property
+    def utility_sum(self) -> int:
+        """What the seats' nets always add up to: 0, every game here is zero-sum."""
+        return self.encoding.utility_sum
+
+    @property
+    def max_game_length(self) -> int | None:
+        """Most steps (decisions and throws) a game can take; None where the rules set none."""
+        return self.encoding.max_game_length
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seats={self.seats}, options={self.options})"
@@ -219,6 +278,15 @@ class State(ABC):
     def conserved(self) -> Mapping[str, int]:
         """Totals the rules conserve (C4), each constant over the whole game."""
 
+    def thrower(self) -> int | None:
+        """The seat whose own throw is due, where the rules have a player throw in their
+        turn (a Toplshteyner roller); None where throws are the table's to make.
+
+        Interfaces let a person make such a throw themselves (a Throw button, Enter
+        at the terminal). It changes nothing else: the throw is drawn as any other.
+        """
+        return None
+
     def default_action(self, seat: int) -> Action:
         """The safe choice a table makes for a seat whose time ran out (pay, fold, pass)."""
         return self.legal_actions(seat)[0]
@@ -238,7 +306,12 @@ class State(ABC):
         Returns the game's own copy of the action that was applied: input that
         merely compares equal to a legal action (1.0 or true for 1) is replaced
         by it, so no lookalike value reaches the game's fields or a transcript.
+        An integer-like action is an action id (`Game.action_of`).
         """
+        if type(seat) is not int:
+            seat = as_index(seat, "a seat")
+        if hasattr(action, "__index__") and not isinstance(action, (bool, Mapping)):
+            action = self.game.action_of(action)
         actors = self.actors()
         if seat not in actors:
             raise IllegalActionError(self._not_your_turn(seat, actors))
@@ -311,6 +384,28 @@ class State(ABC):
         if self.log is None:
             return []
         return [e.to_json() for e in self.log[start:] if e.visible_to(seat)]
+
+    # --- for learners and solvers: ids and tensors (core/encoding.py) ---------------
+
+    def legal_action_ids(self, seat: int) -> list[int]:
+        """The ids of `seat`'s legal actions, in increasing order."""
+        id_of = self.game.encoding.actions.id_of
+        return sorted([id_of(a) for a in self.legal_actions(seat)])
+
+    def legal_action_mask(self, seat: int) -> list[int]:
+        """1 for each action id `seat` may play now, else 0; num_actions entries."""
+        mask = [0] * self.game.num_actions
+        for i in self.legal_action_ids(seat):
+            mask[i] = 1
+        return mask
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """`seat`'s view as numbers (the game's encoding.py): built from the view alone (C6)."""
+        return self.game.encoding.encode(self.view(as_index(seat, "a seat")))
+
+    def observation_string(self, seat: int | None) -> str:
+        """`seat`'s view as canonical JSON: one string per distinct view."""
+        return json.dumps(self.view(seat), sort_keys=True, separators=(",", ":"))
 
     def _not_your_turn(self, seat: int, actors: tuple[int, ...]) -> str:
         if not 0 <= seat < self.game.seats:

@@ -7,6 +7,7 @@ everywhere, with a message that names the option and what it allows.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -47,8 +48,9 @@ class Option:
                 raise bad
             return value
         if isinstance(self.default, int):
-            if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, bool) or not hasattr(value, "__index__"):
                 raise bad
+            value = operator.index(value)  # numpy.int64 and friends
             if (self.minimum is not None and value < self.minimum) or (
                 self.maximum is not None and value > self.maximum
             ):

@@ -18,10 +18,12 @@ from typing import Any, Protocol
 from dicehall.core.chance import DiceSource
 from dicehall.core.errors import ChanceError, DicehallError, TranscriptError
 from dicehall.core.game import Game, State
+from dicehall.core.nesting import depth
 
 FORMAT = "dicehall-transcript"
 VERSION = 2
 VERSIONS = (1, 2)
+MAX_NESTING = 32  # levels of arrays and objects; a transcript needs fewer than ten
 """Version 2 adds sealed tables' fields (docs/transcripts.md); version 1 files read as before."""
 
 
@@ -48,10 +50,17 @@ def load(path: str | Path, what: str = "a transcript") -> dict[str, Any]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise TranscriptError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise TranscriptError(f"{path} is not UTF-8 text: byte {e.start} is not") from None
+    too_deep = TranscriptError(f"{path} nests arrays and objects deeper than {MAX_NESTING} levels")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise TranscriptError(f"{path} is not JSON: {e.msg} at line {e.lineno}") from None
+    except RecursionError:
+        raise too_deep from None
+    if depth(data, MAX_NESTING) > MAX_NESTING:
+        raise too_deep
     if not isinstance(data, dict):
         raise TranscriptError(f"{what} is a JSON object")
     return data

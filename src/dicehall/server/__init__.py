@@ -36,7 +36,7 @@ SERVER_MODULES = (
     "websockets",
 )
 """What the `server` extra brings; nothing outside this package (and `dicehall serve`)
-imports them, so the core, the other commands and `dicehall.env` install without them."""
+imports them, so the core, the other commands and `dicehall.rl.env` install without them."""
 
 
 def missing_modules() -> list[str]:

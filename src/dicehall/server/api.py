@@ -3,7 +3,9 @@
 Bad game, option, seat or bot values answer 400 with the core's message;
 a body of the wrong shape 422; an unknown table or room 404; a full table,
 a game not over yet 409; a token that holds no seat 403; a client over its
-limits (limits.py) 429.
+limits (limits.py) 429; a database that refuses a write (locked, disk full)
+or odds that take long to work out 503 with Retry-After. Every one of these is
+declared in the OpenAPI document, which a schemathesis run checks.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from fastapi import APIRouter, Header, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from dicehall.core.errors import DicehallError
+from dicehall.server.compute import Compute
 from dicehall.server.fairness import verify_transcript
 from dicehall.server.hall import Conflict, Forbidden, Hall, NotFound
 from dicehall.server.limits import Limits, PerAddress
@@ -90,6 +93,25 @@ class Openings(BaseModel):
     )
 
 
+class Detail(BaseModel):
+    """Every error answer: what was wrong, in words."""
+
+    detail: str
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers a route may give, for the OpenAPI document."""
+    said = {
+        400: "a bad game, seat count, option, bot or query, in the rules core's words",
+        403: "the token holds no seat at this table",
+        404: "no such table, room or game",
+        409: "the table is full, or the game not over yet",
+        429: "over a per-address limit; Retry-After says when to try again",
+        503: "the database refused the write or the work would take long; see Retry-After",
+    }
+    return {code: {"model": Detail, "description": said[code]} for code in codes}
+
+
 def seat_grant(table: LiveTable, seat: int, token: str) -> dict[str, Any]:
     """What a player gets on taking a seat: where it is, and the secret that holds it."""
     return {"table_id": table.id, "room": table.record.room, "seat": seat, "token": token}
@@ -100,11 +122,12 @@ def client_address(request: Request) -> str:
 
 
 def api_router(
-    hall: Hall, limits: Limits, grace_seconds: float = DEFAULT_GRACE_SECONDS
+    hall: Hall, limits: Limits, compute: Compute, grace_seconds: float = DEFAULT_GRACE_SECONDS
 ) -> APIRouter:
     router = APIRouter(prefix="/api")
     new_tables = PerAddress(limits.tables_per_minute, limits.tables_burst, "new tables")
     joins = PerAddress(limits.joins_per_minute, limits.joins_burst, "joins")
+    odds_asked = PerAddress(limits.odds_per_minute, limits.odds_burst, "odds requests")
 
     def table_of(table_id: str) -> LiveTable:
         try:
@@ -118,9 +141,9 @@ def api_router(
             raise HTTPException(409, "the game is not over: its seed and throws stay secret")
         return table
 
-    def join(table: LiveTable, body: Join) -> dict[str, Any]:
+    async def join(table: LiveTable, body: Join) -> dict[str, Any]:
         try:
-            seat, token = hall.join(table, body.name, body.seat, body.entropy)
+            seat, token = await hall.join(table, body.name, body.seat, body.entropy)
         except Conflict as e:
             raise HTTPException(409, str(e)) from None
         except DicehallError as e:
@@ -132,12 +155,12 @@ def api_router(
         """Every game: name, summary, seats, options, bots and rules."""
         return [hall.catalog.describe(gid) for gid in hall.catalog.ids()]
 
-    @router.post("/tables")
+    @router.post("/tables", responses=errors(400, 429, 503))
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """A new table; the host takes the first seat without a bot."""
         new_tables.check(client_address(request))
         try:
-            table, seat, token = hall.create(
+            table, seat, token = await hall.create(
                 body.game,
                 body.seats,
                 body.options,
@@ -158,18 +181,18 @@ def api_router(
         """Listed tables waiting for players or in play (private ones are not listed)."""
         return hall.open_tables()
 
-    @router.get("/tables/{table_id}")
+    @router.get("/tables/{table_id}", responses=errors(404))
     async def get_table(table_id: str) -> dict[str, Any]:
         """Public state: spectator view, seats, status, commitment; seed and result once over."""
         table = table_of(table_id)
-        return {**table.summary(), "view": table.state.view(None)}
+        return {**table.summary(), "view": table.public_view()}
 
-    @router.post("/tables/{table_id}/join")
+    @router.post("/tables/{table_id}/join", responses=errors(400, 404, 409, 429, 503))
     async def join_table(table_id: str, body: Join, request: Request) -> dict[str, Any]:
         joins.check(client_address(request))
-        return join(table_of(table_id), body)
+        return await join(table_of(table_id), body)
 
-    @router.get("/rooms/{room}")
+    @router.get("/rooms/{room}", responses=errors(404, 429))
     async def get_room(room: str, request: Request) -> dict[str, Any]:
         """A room's table, counted as a join: room codes are not for guessing."""
         joins.check(client_address(request))
@@ -178,23 +201,23 @@ def api_router(
         except NotFound as e:
             raise HTTPException(404, str(e)) from None
 
-    @router.post("/rooms/{room}/join")
+    @router.post("/rooms/{room}/join", responses=errors(400, 404, 409, 429, 503))
     async def join_room(room: str, body: Join, request: Request) -> dict[str, Any]:
         joins.check(client_address(request))
         try:
             table = hall.by_room(room)
         except NotFound as e:
             raise HTTPException(404, str(e)) from None
-        return join(table, body)
+        return await join(table, body)
 
-    @router.post("/tables/{table_id}/rematch")
+    @router.post("/tables/{table_id}/rematch", responses=errors(403, 404, 409, 429, 503))
     async def rematch(
         table_id: str, x_seat_token: Annotated[str, Header()], body: Rematch | None = None
     ) -> dict[str, Any]:
         """The same game, seats, options and bots again; every player gets the same new table."""
         entropy = None if body is None else body.entropy
         try:
-            table, seat, token = hall.rematch(table_of(table_id), x_seat_token, entropy)
+            table, seat, token = await hall.rematch(table_of(table_id), x_seat_token, entropy)
         except Forbidden as e:
             raise HTTPException(403, str(e)) from None
         except Conflict as e:
@@ -203,19 +226,19 @@ def api_router(
             raise HTTPException(400, str(e)) from None
         return {**seat_grant(table, seat, token), "commitment": table.record.commitment}
 
-    @router.get("/tables/{table_id}/chat")
+    @router.get("/tables/{table_id}/chat", responses=errors(404))
     async def chat(table_id: str) -> dict[str, Any]:
         """The table's talk, oldest first: kept with the table, not in the transcript."""
         table = table_of(table_id)
         return {"messages": table.chat.messages() if table.chat is not None else []}
 
-    @router.get("/tables/{table_id}/transcript")
+    @router.get("/tables/{table_id}/transcript", responses=errors(404, 409))
     async def transcript(table_id: str) -> dict[str, Any]:
         """A finished game's transcript: its seed (seed tables), or the openings of its
         public throws and stand-ins for the others (sealed tables)."""
         return await asyncio.to_thread(finished(table_id).transcript)
 
-    @router.get("/tables/{table_id}/verify")
+    @router.get("/tables/{table_id}/verify", responses=errors(404, 409))
     async def verify(table_id: str) -> dict[str, Any]:
         """The verify report: every public throw against its opening (or every throw
         against the seed), the entropy rounds, and the replay under the rules."""
@@ -224,7 +247,7 @@ def api_router(
             lambda: verify_transcript(table.transcript(), hall.catalog.make)
         )
 
-    @router.post("/tables/{table_id}/verify")
+    @router.post("/tables/{table_id}/verify", responses=errors(400, 404, 409))
     async def verify_mine(table_id: str, body: Openings) -> dict[str, Any]:
         """The verify report with a player's own openings: proves their hidden throws too."""
         table = finished(table_id)
@@ -232,14 +255,18 @@ def api_router(
             lambda: verify_transcript(table.transcript(), hall.catalog.make, body.openings)
         )
 
-    @router.get("/odds/{game_id}")
+    @router.get("/odds/{game_id}", responses=errors(400, 404, 429, 503))
     async def odds(game_id: str, request: Request) -> list[dict[str, Any]]:
-        """Exact odds tables: the query parameters are those of `dicehall odds`."""
+        """Exact odds tables: the query parameters are those of `dicehall odds`.
+
+        Worked out in a worker process and cached; a query that takes longer than a
+        couple of seconds answers 503 with Retry-After, and its answer is ready then."""
+        odds_asked.check(client_address(request))
         try:
-            tables = hall.catalog.game_class(game_id).odds(dict(request.query_params))
+            cls = hall.catalog.game_class(game_id)
+            return await compute.odds(cls, dict(request.query_params))
         except DicehallError as e:
             status = 404 if game_id not in hall.catalog.ids() else 400
             raise HTTPException(status, str(e)) from None
-        return [t.to_json() for t in tables]
 
     return router

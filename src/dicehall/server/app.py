@@ -16,12 +16,15 @@ from dicehall import __version__
 from dicehall.core.game import Game
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
+from dicehall.server.compute import Compute
+from dicehall.server.config import ServerConfig
 from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
 from dicehall.server.settings import DEFAULT_GRACE_SECONDS
 from dicehall.server.sockets import serve_socket
 from dicehall.server.store import SQLITE_SYNCHRONOUS, Store
+from dicehall.server.workers import Busy
 
 log = logging.getLogger("dicehall.server")
 
@@ -36,40 +39,58 @@ def create_app(
     limits: Limits | None = None,
     sqlite_synchronous: str = SQLITE_SYNCHRONOUS,
     grace_seconds: float = DEFAULT_GRACE_SECONDS,
+    config: ServerConfig | None = None,
 ) -> FastAPI:
     """The server on a database; `games` replaces the registry (tests), `rate`/`burst`
     limit each connection's messages a second, `limits` what each client address may
-    create and join (limits.py), `sqlite_synchronous` SQLite's pragma (store.py),
-    `grace_seconds` a gone seat's wait when its table's host chose none (presence.py).
+    create, join and ask (limits.py), `sqlite_synchronous` SQLite's pragma (store.py),
+    `grace_seconds` a gone seat's wait when its table's host chose none (presence.py),
+    `config` the worker pools, retries and logging (config.py).
     `dicehall serve` fills them from its settings (server_settings.py)."""
     limits = limits or Limits()
-    store = Store(db_url, synchronous=sqlite_synchronous)
-    hall = Hall(store, Catalog(games), limits.max_waiting_tables, limits.waiting_minutes * 60)
+    config = config or ServerConfig()
+    store = Store(
+        db_url,
+        synchronous=sqlite_synchronous,
+        busy_timeout=config.busy_timeout_seconds,
+        write_queue=config.write_queue,
+    )
+    hall = Hall(
+        store, Catalog(games), limits.max_waiting_tables, limits.waiting_minutes * 60, config
+    )
+    compute = Compute(config)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        resumed = hall.resume_all()
+        compute.warm()
+        resumed = await hall.resume_all()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
         sweeper = asyncio.create_task(sweep_forever(hall))
         yield
         sweeper.cancel()
         hall.close()
+        compute.close()
         await asyncio.sleep(0)
 
     app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
-    app.include_router(api_router(hall, limits, grace_seconds))
+    app.include_router(api_router(hall, limits, compute, grace_seconds))
 
     @app.exception_handler(TooManyRequests)
     async def too_many(_request: Request, e: TooManyRequests) -> JSONResponse:
         headers = {"Retry-After": str(e.retry_after)}
         return JSONResponse({"detail": str(e)}, status_code=429, headers=headers)
 
+    @app.exception_handler(Busy)
+    async def busy(_request: Request, e: Busy) -> JSONResponse:
+        headers = {"Retry-After": str(e.retry_after)}
+        return JSONResponse({"detail": str(e)}, status_code=503, headers=headers)
+
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
         """Play (with ?token=) or watch a table."""
-        await serve_socket(ws, hall, table_id, rate, burst)
+        await serve_socket(ws, hall, compute, table_id, rate, burst)
 
     if (WEB / "index.html").exists():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")

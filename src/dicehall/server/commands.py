@@ -5,13 +5,16 @@ from __future__ import annotations
 import errno
 import gc
 import logging
+import logging.config
 import re
 import socket
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dicehall.core.errors import TranscriptError
 from dicehall.core.transcript import load
+from dicehall.server.config import ServerConfig
 from dicehall.server.fairness import verify_transcript
 
 if TYPE_CHECKING:
@@ -27,12 +30,14 @@ class _RedactTokens(logging.Filter):
     pattern = re.compile(r"token=[^&\s\"']*")
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
+        if record.name.startswith("uvicorn.access") and isinstance(record.args, tuple):
+            # its formatters read the request's parts from args: blank them one by one
             record.args = tuple(
-                self.pattern.sub("token=***", a) if isinstance(a, str) else a
-                for a in (record.args if isinstance(record.args, tuple) else (record.args,))
+                self.pattern.sub("token=***", a) if isinstance(a, str) else a for a in record.args
             )
-        record.msg = self.pattern.sub("token=***", str(record.msg))
+            return True
+        record.msg = self.pattern.sub("token=***", record.getMessage())
+        record.args = None
         return True
 
 
@@ -60,6 +65,39 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+
+def logging_config(level: str = "info", access_log: bool = True) -> dict[str, Any]:
+    """Time-stamped lines on stderr for the server's own log and uvicorn's, seat tokens
+    blanked; the access log (a line per request and connection) only if asked."""
+    if level not in LOG_LEVELS:
+        raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}; got {level!r}")
+    upper = level.upper()
+    handler = {"class": "logging.StreamHandler", "formatter": "lines", "filters": ["tokens"]}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"tokens": {"()": _RedactTokens}},
+        "formatters": {
+            "lines": {
+                "format": "%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+                "datefmt": "%Y-%m-%dT%H:%M:%S%z",
+            }
+        },
+        "handlers": {"stderr": handler},
+        "loggers": {
+            "dicehall": {"handlers": ["stderr"], "level": upper, "propagate": False},
+            "uvicorn": {"handlers": ["stderr"], "level": upper, "propagate": False},
+            "uvicorn.access": {
+                "handlers": ["stderr"] if access_log else [],
+                "level": upper if access_log else "CRITICAL",
+                "propagate": False,
+            },
+        },
+    }
+
+
 def check_port_free(host: str, port: int) -> None:
     """Stop with one plain line, before anything else is printed, if the port is taken."""
     try:
@@ -76,6 +114,20 @@ def check_port_free(host: str, port: int) -> None:
         raise SystemExit(f"dicehall serve: cannot listen on {host}:{port}: {e.strerror}") from None
 
 
+SWITCH_SECONDS = 0.0005
+
+
+def tune_threads() -> None:
+    """Hand the interpreter lock between threads every half millisecond, not every five.
+
+    The database writer thread gives the lock up at every SQLite call and must wait
+    for it back while the event loop computes; at the default interval one step's
+    write waited up to tens of milliseconds that way, and every table's writes queue
+    behind it.
+    """
+    sys.setswitchinterval(SWITCH_SECONDS)
+
+
 def serve(settings: ServerSettings) -> None:
     """Run the server with these settings (server_settings.load_settings) until it is stopped."""
     import uvicorn
@@ -85,6 +137,9 @@ def serve(settings: ServerSettings) -> None:
 
     host, port = settings.host, settings.port
     check_port_free(host, port)
+    config = ServerConfig(log_level=settings.log_level, access_log=settings.access_log)
+    log_config = logging_config(config.log_level, config.access_log)
+    logging.config.dictConfig(log_config)
     try:
         app = create_app(
             database_url(settings.db),
@@ -93,16 +148,23 @@ def serve(settings: ServerSettings) -> None:
             limits=settings.limits(),
             sqlite_synchronous=settings.sqlite_synchronous,
             grace_seconds=settings.grace_seconds,
+            config=config,
         )
     except DatabaseInUse as e:
         raise SystemExit(f"dicehall serve: {e}") from None
     tune_gc()
-    redact = _RedactTokens()
-    for name in ("uvicorn.access", "uvicorn.error"):
-        logging.getLogger(name).addFilter(redact)
+    tune_threads()
     shown = f"[{host}]" if ":" in host else host
     print(f"dicehall server: open http://{shown}:{port}/ (API docs at /docs)", flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_FRAME, log_level=settings.log_level)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=MAX_FRAME,
+        log_config=log_config,
+        log_level=config.log_level,
+        access_log=config.access_log,
+    )
 
 
 def verify(path: str, openings: str | None = None) -> dict[str, Any]:

@@ -22,8 +22,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from dicehall.core.chance import CommittedDice, Faces, Throw, commitment_of
@@ -50,6 +52,9 @@ SEED_BYTES = 32
 SEALED, SEED = "sealed", "seed"
 MODES = (SEALED, SEED)
 """What each shows is said where players choose: the lobby (web/fair.js) and docs/server.md."""
+TRACKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicehall-shown")
+"""Where live tables follow their steps in `core.shown`: one thread, so each table's
+steps are followed in order, and tracking never holds up the event loop."""
 REVEAL_SECONDS = 10.0
 """How long a table waits for the seats' entropy before it throws without the missing ones."""
 
@@ -121,6 +126,8 @@ class SeedTable:
     def openings(self, seat: int | None) -> list[dict[str, Any]]:
         return []
 
+    on_news = None
+
     def public(self, over: bool) -> dict[str, Any]:
         fields: dict[str, Any] = {"fairness": SEED, "commitment": self.commitment}
         if over:
@@ -147,10 +154,15 @@ class SealedTable:
             for s, c in enumerate(commits)
         ]
         self.shown = ShownThrows(game)
+        self._shown: list[frozenset[Audience]] = []
+        self.on_news: Callable[[dict[Audience, list[dict[str, Any]]]], None] | None = None
+        """Set by a live table: steps are then followed in the tracker thread, off the
+        event loop, and new openings handed to it from there."""
         self.round: dict[str, Any] | None = None
         self._values: dict[int, bytes] = {}
         self._news: dict[Audience, list[dict[str, Any]]] = {}
         self._transcript: dict[str, Any] | None = None
+        self._making = threading.Lock()
 
     # entropy rounds: one per batch, before its first throw
 
@@ -232,28 +244,54 @@ class SealedTable:
                 self.dice.entropy[record["batch"]] = batch_entropy(
                     self.dice.root(record["batch"]), values
                 )
+        if self.on_news is None:
+            self._track(step)
+        else:
+            TRACKER.submit(self._track, step)
+
+    def _track(self, step: Mapping[str, Any]) -> None:
+        """Follow one step in `shown`: in the tracker thread when the table has `on_news`."""
+        news: dict[Audience, list[dict[str, Any]]] = {}
         for k, audience in self.shown.step(step):
-            self._news.setdefault(audience, []).append(self.dice.opening(k).to_json())
+            news.setdefault(audience, []).append(self.dice.opening(k).to_json())
+        self._shown = [frozenset(s) for s in self.shown.shown]
+        if self.on_news is not None:
+            if news:
+                self.on_news(news)
+            return
+        for audience, openings in news.items():
+            self._news.setdefault(audience, []).extend(openings)
 
     def take_news(self) -> dict[Audience, list[dict[str, Any]]]:
-        """Openings newly due, by audience (None: everyone), since the last call."""
+        """Openings newly due, by audience (None: everyone), since the last call
+        (without `on_news`, which is otherwise told of them)."""
         news, self._news = self._news, {}
         return news
 
     def openings(self, seat: int | None) -> list[dict[str, Any]]:
-        """Every opening `seat` (None: a spectator) has been given."""
-        shown = self.shown
+        """Every opening `seat` (None: a spectator) has been given so far."""
         return [
             self.dice.opening(k).to_json()
-            for k in range(len(shown.shown))
-            if shown.shown_to(k, seat)
+            for k, shown in enumerate(self._shown)
+            if None in shown or seat in shown
         ]
+
+    def settled(self) -> None:
+        """Wait until every step handed to the tracker thread has been followed
+        (never on the event loop)."""
+        if self.on_news is not None:
+            TRACKER.submit(lambda: None).result()
 
     def public(self, over: bool) -> dict[str, Any]:
         return {"fairness": SEALED, "commitment": self.commitment}
 
     def transcript(self, steps: list[dict[str, Any]]) -> dict[str, Any]:
         """The public steps (stand-ins for throws not shown to everyone) and public openings."""
+        self.settled()
+        with self._making:  # several requests at the end: one makes it, the others wait
+            return self._make_transcript(steps)
+
+    def _make_transcript(self, steps: list[dict[str, Any]]) -> dict[str, Any]:
         if self._transcript is None or len(self._transcript["steps"]) != len(steps):
             sealed = set(self.shown.sealed(None))
             self._transcript = {

@@ -21,10 +21,11 @@ from dicehall.core.errors import DicehallError, OptionError
 from dicehall.core.words import seat_name
 from dicehall.server.catalog import Catalog
 from dicehall.server.chat import ChatStore, TableChat
+from dicehall.server.config import ServerConfig
 from dicehall.server.expiry import expiry_text, stale
 from dicehall.server.fairness import MODES, SEALED, check_commit, commitment_for, new_seed
 from dicehall.server.limits import TooManyRequests
-from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, token_hash
+from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, SaveError, token_hash
 from dicehall.server.settings import (
     SettingsStore,
     TableSettings,
@@ -33,6 +34,7 @@ from dicehall.server.settings import (
 )
 from dicehall.server.store import Store, TableRecord
 from dicehall.server.timebank import TimeBanks
+from dicehall.server.workers import Pool
 
 log = logging.getLogger("dicehall.server")
 
@@ -74,8 +76,16 @@ class Hall:
         catalog: Catalog,
         max_waiting: int = 1000,
         waiting_seconds: float = 30 * 60,
+        config: ServerConfig | None = None,
     ) -> None:
         self.store = store
+        self.config = config or ServerConfig()
+        self.bot_pool = Pool(
+            "bots",
+            self.config.bot_threads,
+            self.config.bot_queue,
+            retry_after=self.config.retry_after_seconds,
+        )
         self.waiting_seconds = waiting_seconds
         self.settings = SettingsStore(store.engine)
         self.chats = ChatStore(store.engine)
@@ -134,7 +144,7 @@ class Hall:
 
     # --- creating and joining ------------------------------------------------------
 
-    def create(
+    async def create(
         self,
         game_id: str,
         seats: int | None,
@@ -184,7 +194,7 @@ class Hall:
             players[host]["entropy"] = check_commit(entropy)
         settings = settings or TableSettings()
         turns = default_turn_seconds(settings.listed, turn_seconds)
-        table = self._open(
+        table = await self._open(
             game_id,
             game.seats,
             dict(game.options),
@@ -196,7 +206,7 @@ class Hall:
         )
         return table, host, token
 
-    def join(
+    async def join(
         self, table: LiveTable, name: str, seat: int | None, entropy: str | None = None
     ) -> tuple[int, str]:
         if table.status != WAITING:
@@ -212,10 +222,10 @@ class Hall:
             raise Conflict(f"seat {seat} of table {table.id} is taken")
         commit = None if entropy is None else check_commit(entropy)
         token = new_token()
-        table.claim(seat, token, name.strip() or None, commit)
+        await table.claim(seat, token, name.strip() or None, commit)
         return seat, token
 
-    def rematch(
+    async def rematch(
         self, old: LiveTable, token: str, entropy: str | None = None
     ) -> tuple[LiveTable, int, str]:
         """The rematch of a finished table: the same one for every player who asks."""
@@ -224,31 +234,38 @@ class Hall:
             raise Forbidden("this token holds no seat at that table")
         if old.status != OVER:
             raise Conflict("the game is not over yet")
-        if old.record.rematch_id is None:
-            players = [
-                {"name": p["name"], "bot": p["bot"], "token_hash": None, "reserved": not p["bot"]}
-                for p in old.record.players
-            ]
-            r = old.record
-            self._open(
-                r.game,
-                r.seats,
-                r.options,
-                players,
-                r.turn_seconds,
-                r.bot_delay_ms,
-                old.settings,
-                old.id,
-                r.fairness,
-            )
+        async with old.lock:  # every player who asks at once gets the same new table
+            if old.record.rematch_id is None:
+                players = [
+                    {
+                        "name": p["name"],
+                        "bot": p["bot"],
+                        "token_hash": None,
+                        "reserved": not p["bot"],
+                    }
+                    for p in old.record.players
+                ]
+                r = old.record
+                await self._open(
+                    r.game,
+                    r.seats,
+                    r.options,
+                    players,
+                    r.turn_seconds,
+                    r.bot_delay_ms,
+                    old.settings,
+                    old,
+                    r.fairness,
+                )
         assert old.record.rematch_id is not None
         new = self.get(old.record.rematch_id)
         new_token_ = rematch_token(token, new.id)
         if new.record.players[seat]["token_hash"] is None:
-            new.claim(seat, new_token_, None, None if entropy is None else check_commit(entropy))
+            commit = None if entropy is None else check_commit(entropy)
+            await new.claim(seat, new_token_, None, commit)
         return new, seat, new_token_
 
-    def _open(
+    async def _open(
         self,
         game_id: str,
         seats: int,
@@ -257,9 +274,11 @@ class Hall:
         turn_seconds: float | None,
         bot_delay_ms: int,
         settings: TableSettings,
-        rematch_of: str | None = None,
+        rematch_of: LiveTable | None = None,
         fairness: str = SEALED,
     ) -> LiveTable:
+        """Stored before it is held: a database that refuses (StorageError, a 503) leaves
+        no table behind."""
         waiting = sum(1 for t in self.live.values() if t.status == WAITING)
         if waiting >= self.max_waiting:
             raise TooManyRequests(
@@ -282,15 +301,20 @@ class Hall:
             bot_delay_ms=bot_delay_ms,
             fairness=fairness,
         )
-        self.store.insert(record, rematch_of)
-        self.settings.insert(record.id, settings)
+        old_id = None if rematch_of is None else rematch_of.id
+        await self.store.write(self._insert, record, old_id, settings)
         if rematch_of is not None:
-            self.get(rematch_of).record.rematch_id = record.id
+            rematch_of.record.rematch_id = record.id
         table = self._rebuild(record, [])
         self._hold(table)
         if not any(p["bot"] is None and p["token_hash"] is None for p in players):
-            table.start()
+            await table.begin()
         return table
+
+    def _insert(self, record: TableRecord, rematch_of: str | None, settings: TableSettings) -> None:
+        """In the database's writer thread: the table's row, then its settings."""
+        self.store.insert(record, rematch_of)
+        self.settings.insert(record.id, settings)
 
     def _new_room(self) -> str:
         while True:
@@ -302,7 +326,7 @@ class Hall:
 
     def _rebuild(self, record: TableRecord, steps: list[Any]) -> LiveTable:
         game = self.catalog.make(record.game, record.seats, record.options)
-        table = LiveTable(record, game, self.store)
+        table = LiveTable(record, game, self.store, self.config, self.bot_pool)
         table.settings = self.settings.get(record.id)
         table.chat = TableChat(self.chats, record.id, table.settings, self.settings)
         table.banks = TimeBanks(time_bank(table.settings, record.turn_seconds))
@@ -336,7 +360,7 @@ class Hall:
             closed.append(table.id)
         return closed
 
-    def resume_all(self) -> int:
+    async def resume_all(self) -> int:
         """Rebuild every unfinished table from its stored steps and go on playing."""
         count = 0
         for record, steps in self.store.unfinished():
@@ -346,11 +370,15 @@ class Hall:
                 log.error("table %s cannot be resumed: %s", record.id, e)
                 continue
             self._hold(table)
-            table.resume()
+            try:
+                await table.resume()
+            except SaveError as e:
+                log.error("table %s: could not resume yet: %s", record.id, e)
             count += 1
         return count
 
     def close(self) -> None:
         for table in self.live.values():
             table.close()
+        self.bot_pool.close()
         self.store.close()

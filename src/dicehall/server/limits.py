@@ -2,8 +2,9 @@
 
 Creating a table costs a database row, a room code and memory for as long
 as it waits; nothing else stops one client from opening thousands. So each
-client address gets a token bucket for new tables and one for joins (joins
-are also how room codes would be guessed), and the number of tables waiting
+client address gets a token bucket for new tables, one for joins (joins
+are also how room codes would be guessed) and one for odds requests (each
+new query is seconds of a worker's time), and the number of tables waiting
 for players is capped overall. A request over a limit answers 429 with a
 Retry-After header and says which limit it met. The WebSocket's per-connection
 message limit is the same bucket.
@@ -74,11 +75,21 @@ class Limits:
     joins_burst: int = 30
     max_waiting_tables: int = 1000  # tables waiting for players, over all clients
     waiting_minutes: float = 30.0  # then a table still waiting is closed (expiry.py)
+    odds_per_minute: float = 30.0  # GET /api/odds per client address (answers are cached)
+    odds_burst: int = 20
 
     @classmethod
     def generous(cls, n: int = 1_000_000) -> Limits:
         """Limits no test or benchmark on one address will meet."""
-        return cls(n, n, n, n, n)
+        return cls(
+            tables_per_minute=n,
+            tables_burst=n,
+            joins_per_minute=n,
+            joins_burst=n,
+            max_waiting_tables=n,
+            odds_per_minute=n,
+            odds_burst=n,
+        )
 
 
 class PerAddress:

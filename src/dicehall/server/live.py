@@ -1,22 +1,36 @@
 """One table held by the server: its state, players, listeners, bots and timers.
 
-Everything here runs on the server's event loop thread, so a step is applied,
-stored and broadcast without interleaving with another. The order of a step
-is fixed: apply to the state (illegal input raises and changes nothing),
-throw the dice that fall due, write the new steps to the database, and only
-then tell every listener, each with its own seat's view and events.
+Everything here runs on the server's event loop; only the database write and
+a bot's thinking are awaited in worker threads. A table takes its steps one
+at a time (`self.lock`), in a fixed order: apply to the state (illegal input
+raises and changes nothing), throw the dice that fall due, write the new steps
+to the database, and only then tell every listener, each with its own seat's
+view and events. A connection that opens while a step is being written gets
+its welcome once the write is done (sockets.py waits for the lock).
+
+A write the database refuses is retried with backoff while the table's
+listeners are told it is paused; if it never succeeds the table goes back to
+its last stored step and the mover is told to try again. Either way bots and
+timers are planned afresh, so a bot whose move could not be saved moves again.
+A step runs to its end even if the mover's connection closes meanwhile.
+
+Every move names the step it answers (`act(seat, action, step)`): a move for
+a turn that has passed is refused as stale, so a frame sent twice (a double
+click, a resend after a reconnect) is never applied twice.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import copy
 import hashlib
 import hmac
 import json
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from dicehall.core.bots import Bot
@@ -24,11 +38,13 @@ from dicehall.core.errors import DicehallError, IllegalActionError
 from dicehall.core.game import Action, Game, State
 from dicehall.core.transcript import apply_step, make_transcript
 from dicehall.server.chat import TableChat
-from dicehall.server.fairness import REVEAL_SECONDS, TableDice, table_dice
+from dicehall.server.config import ServerConfig
+from dicehall.server.fairness import REVEAL_SECONDS, SealedTable, TableDice, table_dice
 from dicehall.server.presence import Presence
 from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
 from dicehall.server.timebank import TimeBanks
+from dicehall.server.workers import Busy, Pool
 
 log = logging.getLogger("dicehall.server")
 
@@ -44,8 +60,19 @@ class Listener(Protocol):
     def push(self, text: str) -> None: ...
 
 
-class SaveError(Exception):
+class SaveError(Busy):
     """The database refused a step; the table went back to its last stored step."""
+
+    def __init__(self, message: str, retry_after: int = 5) -> None:
+        super().__init__(message, retry_after)
+
+
+class StaleMove(IllegalActionError):
+    """A move that answers a step the seat's turn has moved past; nothing changed."""
+
+
+def _untold(news: dict[int | None, list[dict[str, Any]]]) -> None:
+    """Openings of a table state that was rolled back go nowhere."""
 
 
 def token_hash(token: str) -> str:
@@ -53,14 +80,33 @@ def token_hash(token: str) -> str:
 
 
 class LiveTable:
-    def __init__(self, record: TableRecord, game: Game, store: Store) -> None:
+    def __init__(
+        self,
+        record: TableRecord,
+        game: Game,
+        store: Store,
+        config: ServerConfig | None = None,
+        bot_pool: Pool | None = None,
+    ) -> None:
         self.record = record
         self.game = game
         self.store = store
+        self.config = config or ServerConfig()
+        self.bot_pool = bot_pool or Pool("bots", 0, 1)
+        self.lock = asyncio.Lock()  # one step (or seat change) at a time
+        self.paused: str | None = None  # why, while a refused write is being retried
+        # seat -> (the step its turn began at, its legal actions then): what a move must answer
+        self._turns: dict[int, tuple[int, list[Action]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._public: tuple[int, Any] | None = None  # (step, spectator view) while stepping
         self.steps: list[dict[str, Any]] = []
         self.stored_status = record.status
         self.state: State = game.new_state(record=True)
         self.dice: TableDice = table_dice(record, game)
+        try:
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # built outside the server (a test): sealed dice track in line
+            self._loop = None
         self._round_timer: asyncio.TimerHandle | None = None
         self.listeners: set[Listener] = set()
         self.bots: dict[int, Bot] = {}
@@ -81,12 +127,17 @@ class LiveTable:
     def replay(self, steps: list[Any]) -> None:
         """Bring the state to the stored steps (a restart, or a finished table looked up)."""
         self.state = self.game.new_state(record=True)
+        if isinstance(self.dice, SealedTable):
+            self.dice.on_news = _untold  # steps rolled back: what they showed is not told
         self.dice = table_dice(self.record, self.game)
+        if isinstance(self.dice, SealedTable) and self._loop is not None:
+            self.dice.on_news = self._openings_found
         for step in steps:
             apply_step(self.state, step)
             self.dice.follow(step, replayed=True)
-        self.dice.take_news()
         self.steps = list(steps)
+        self._turns = {}
+        self._track_turns(None)
 
     def seat_bots(self, rng: random.Random) -> None:
         factories = self.game.bots()
@@ -105,6 +156,10 @@ class LiveTable:
     @property
     def status(self) -> str:
         return self.record.status
+
+    @property
+    def step(self) -> int:
+        return len(self.steps)
 
     @property
     def names(self) -> list[str]:
@@ -154,7 +209,8 @@ class LiveTable:
             "free_seats": self.free_seats(),
             "turn_seconds": r.turn_seconds,
             "bot_delay_ms": r.bot_delay_ms,
-            "step": len(self.steps),
+            "step": self._public[0] if self._public is not None else self.step,
+            "paused": self.paused,
             **self.dice.public(r.status == OVER),
             "rematch_id": r.rematch_id,
             "settings": self.settings.to_json(),
@@ -165,22 +221,30 @@ class LiveTable:
             data["result"] = self.state.result().to_json()
         return data
 
-    def claim(
+    async def claim(
         self, seat: int, token: str, name: str | None = None, entropy: str | None = None
     ) -> None:
-        """A player takes a seat; `entropy`: their commitment to their entropy (checked hex)."""
-        player = self.record.players[seat]
-        player["token_hash"] = token_hash(token)
-        player["reserved"] = False
-        if name is not None:
-            player["name"] = name
-        if entropy is not None:
-            self._set_commit(seat, entropy)
-        status = PLAYING if not any(self._unclaimed()) else WAITING
-        self.save_players()
-        self.notify_seats()
-        if status == PLAYING and self.record.status == WAITING:
-            self.start()
+        """A player takes a seat; `entropy`: their commitment to their entropy (checked hex).
+
+        Stored first: when the database refuses (StorageError, a 503) the seat stays free.
+        """
+        await self._whole(self._claim(seat, token, name, entropy))
+        if self.status == WAITING and not self._unclaimed():
+            await self.begin()
+
+    async def _claim(self, seat: int, token: str, name: str | None, entropy: str | None) -> None:
+        async with self.lock:
+            players = copy.deepcopy(self.record.players)
+            players[seat].update(token_hash=token_hash(token), reserved=False)
+            if name is not None:
+                players[seat]["name"] = name
+            if entropy is not None:
+                players[seat]["entropy"] = entropy
+            await self.store.write(self.store.save_players, self.id, players, self.stored_status)
+            self.record.players = players
+            if entropy is not None:
+                self.dice.commit(seat, entropy)
+            self.notify_seats()
 
     def commit(self, seat: int, entropy: str) -> None:
         """A seated player's commitment to their entropy, while the table waits for players."""
@@ -207,32 +271,122 @@ class LiveTable:
 
     # --- play ----------------------------------------------------------------------
 
-    def start(self) -> None:
+    async def start(self) -> None:
         """Every human seat is taken: throw what is due and let the first seat act."""
-        self.record.status = PLAYING
-        self._commit(len(self.steps), len(self.state.log or ()), None)
-        self.presence.game_started()
+        await self._whole(self._start())
 
-    def resume(self) -> None:
-        """After a restart: go on where the stored steps left off."""
-        if self.record.status == PLAYING:
-            self._commit(len(self.steps), len(self.state.log or ()), None)
+    async def _start(self) -> None:
+        async with self._stepping():
+            if self.record.status != WAITING:
+                return
+            self.record.status = PLAYING
+            await self._commit(len(self.steps), len(self.state.log or ()), None)
             self.presence.game_started()
 
-    def act(self, seat: int, action: Action) -> None:
-        """A seat's action; illegal ones raise IllegalActionError and nothing changes."""
-        self._check_playing()
-        first, logged = len(self.steps), len(self.state.log or ())
-        self.state.apply(seat, action)
-        self.steps.append({"seat": seat, "action": dict(action)})
-        self._commit(first, logged, seat)
+    async def begin(self) -> None:
+        """Start now, or, if the database refuses, as soon as it takes the start: the
+        seats are taken and stored already, so the request that filled them succeeded."""
+        try:
+            await self.start()
+        except SaveError:
+            self._spawn(self._start_later)
 
-    def timeout(self, seat: int) -> None:
-        self._check_playing()
-        first, logged = len(self.steps), len(self.state.log or ())
-        self.state.timeout(seat)
-        self.steps.append({"seat": seat, "timeout": True})
-        self._commit(first, logged, seat)
+    async def _start_later(self) -> None:
+        while self.status == WAITING:
+            await asyncio.sleep(self.config.retry_max_seconds)
+            with contextlib.suppress(SaveError):
+                await self.start()
+
+    async def resume(self) -> None:
+        """After a restart: go on where the stored steps left off."""
+        if self.record.status == PLAYING:
+            await self._whole(self._resume())
+
+    async def _resume(self) -> None:
+        async with self._stepping():
+            await self._commit(len(self.steps), len(self.state.log or ()), None)
+            self.presence.game_started()
+
+    async def act(self, seat: int, action: Action, step: int) -> None:
+        """A seat's action answering `step`; a stale or illegal one raises, nothing changes."""
+        await self._move(seat, action, step)
+
+    async def timeout(self, seat: int, step: int) -> None:
+        """The seat's timer ran out (or its bot failed): the game's default for it."""
+        await self._move(seat, None, step)
+
+    async def _move(self, seat: int, action: Action | None, step: int) -> None:
+        if self.paused is not None:
+            raise SaveError(f"the table is paused: {self.paused}; wait until it resumes")
+        await self._whole(self._locked_move(seat, action, step))
+
+    async def _locked_move(self, seat: int, action: Action | None, step: int) -> None:
+        async with self._stepping():
+            self._check_playing()
+            self._check_fresh(seat, step)
+            first, logged = len(self.steps), len(self.state.log or ())
+            if action is None:
+                self.state.timeout(seat)
+                self.steps.append({"seat": seat, "timeout": True})
+            else:
+                played = self.state.apply(seat, action)
+                self.steps.append({"seat": seat, "action": dict(played)})
+            await self._commit(first, logged, seat)
+
+    @contextlib.asynccontextmanager
+    async def _stepping(self) -> AsyncIterator[None]:
+        """Hold the lock for a step; until it is stored, the public facts stay those of the
+        last stored step (GET /api/tables/{id} during a write or a pause)."""
+        async with self.lock:
+            self._public = (self.step, self.state.view(None))
+            try:
+                yield
+            finally:
+                self._public = None
+
+    def public_view(self) -> Any:
+        """The spectator's view of the last stored step."""
+        return self._public[1] if self._public is not None else self.state.view(None)
+
+    async def _whole(self, job: Coroutine[Any, Any, None]) -> None:
+        """Run a step to its end even if the caller goes away (a closed connection cancels
+        its handler): a write the database took must be taken by the table too."""
+        task = asyncio.ensure_future(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        await asyncio.shield(task)
+
+    def _spawn(self, job: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
+        """Run a coroutine of this table as a task, kept until done (close cancels it)."""
+        task = asyncio.get_running_loop().create_task(job(*args))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _check_fresh(self, seat: int, step: int) -> None:
+        """Refuse a move that answers a step the seat's turn has moved past."""
+        now = self.step
+        if step > now:
+            raise StaleMove(f"step {step} has not happened yet: the table is at step {now}")
+        began = self._turns[seat][0] if seat in self._turns else now
+        if step < began:
+            raise StaleMove(
+                f"stale move: it answers step {step}, but the table is at step {now}"
+                f" and this turn began at step {began}; nothing was played"
+            )
+
+    def _track_turns(self, mover: int | None) -> None:
+        """Note when each actor's turn began: a mover's own turn always begins anew, another
+        seat's only when its legal actions changed (a simultaneous choice stays open)."""
+        now = self.step
+        actors = self.state.actors() if self.status == PLAYING else ()
+        turns: dict[int, tuple[int, list[Action]]] = {}
+        for seat in actors:
+            legal = list(self.state.legal_actions(seat))
+            held = self._turns.get(seat)
+            keep = held is not None and seat != mover and held[1] == legal
+            turns[seat] = held if keep and held is not None else (now, legal)
+        self._turns = turns
 
     def _check_playing(self) -> None:
         if self.record.status == WAITING:
@@ -242,8 +396,10 @@ class LiveTable:
         if self.record.status == CLOSED:
             raise IllegalActionError("the table is closed")
 
-    def _commit(self, first: int, logged: int, mover: int | None) -> None:
-        """Throw due dice, store the new steps, then plan timers and bots and tell everyone."""
+    async def _commit(self, first: int, logged: int, mover: int | None) -> None:
+        """Throw due dice, store the new steps, then plan timers and bots and tell everyone.
+
+        With the lock held."""
         state = self.state
         while state.is_chance():
             if not self.dice.ready():  # a sealed table: the seats' entropy comes first
@@ -259,22 +415,75 @@ class LiveTable:
             self.dice.follow(step)
         if state.is_over():
             self.record.status = OVER
-        try:
-            changed = self.record.status if self.record.status != self.stored_status else None
-            self.store.append(self.id, first, self.steps[first:], changed)
+        changed = self.record.status if self.record.status != self.stored_status else None
+        if self.steps[first:] or changed is not None:
+            try:
+                await self._store(first, self.steps[first:], changed)
+            except SaveError:
+                self.record.status = self.stored_status
+                self.replay(self.steps[:first])
+                self._plan(None, retry=True)
+                raise
             self.stored_status = self.record.status
-        except Exception as e:
-            log.exception("table %s: could not store steps from %d", self.id, first)
-            self.record.status = self.stored_status
-            self.replay(self.steps[:first])
-            raise SaveError("the server could not save that move; please try again") from e
+            self._track_turns(mover)
         self._plan(mover)
         self._broadcast(first, logged)
         if self.dice.round is not None and self._round_timer is None:
             self._announce_round()
         self._changed()
 
+    async def _store(self, first: int, new: list[dict[str, Any]], status: str | None) -> None:
+        """Write the steps, retrying with backoff (the table paused) until it works or
+        `retry_give_up_seconds` pass; then SaveError and nothing was stored."""
+        cfg = self.config
+        delay, began, attempt = cfg.retry_first_seconds, time.monotonic(), 0
+        try:
+            while True:
+                try:
+                    await self.store.write(
+                        self.store.append, self.id, first, new, status, attempt > 0
+                    )
+                    return
+                except Busy as e:
+                    attempt += 1
+                    if time.monotonic() - began + delay > cfg.retry_give_up_seconds:
+                        log.error("table %s: gave up storing steps from %d: %s", self.id, first, e)
+                        raise SaveError(
+                            f"the server could not save that move ({e}); nothing was played"
+                        ) from e
+                    if self.paused is None:
+                        log.warning(
+                            "table %s: paused, steps from %d not stored: %s", self.id, first, e
+                        )
+                        self.paused = str(e)
+                        self.tell_all({"type": "paused", "message": f"the table is paused: {e}"})
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, cfg.retry_max_seconds)
+        finally:
+            if self.paused is not None:
+                self.paused = None
+                log.warning("table %s: resumed after %d attempts", self.id, attempt + 1)
+                self.tell_all({"type": "resumed"})
+
     # --- the seats' entropy (sealed tables) ------------------------------------------
+    # --- the seats' entropy and openings (sealed tables) ------------------------------
+
+    def _openings_found(self, news: dict[int | None, list[dict[str, Any]]]) -> None:
+        """From the tracker thread: openings the rules just showed, by audience."""
+        assert self._loop is not None
+        self._loop.call_soon_threadsafe(self._send_openings, news)
+
+    def _send_openings(self, news: dict[int | None, list[dict[str, Any]]]) -> None:
+        public = news.get(None, [])
+        texts: dict[int | None, str] = {}
+        for listener in list(self.listeners):
+            seat = listener.seat
+            openings = public if seat is None else public + news.get(seat, [])
+            if openings:
+                text = texts.get(seat)
+                if text is None:
+                    text = texts[seat] = json.dumps({"type": "openings", "openings": openings})
+                listener.push(text)
 
     def _announce_round(self) -> None:
         """Ask the seats for their values; throw without the missing ones when time is up."""
@@ -282,30 +491,36 @@ class LiveTable:
         for listener in list(self.listeners):
             listener.push(text)
         loop = asyncio.get_running_loop()
-        self._round_timer = loop.call_later(REVEAL_SECONDS, self._close_round)
+        self._round_timer = loop.call_later(REVEAL_SECONDS, self._spawn, self._close_round)
 
-    def reveal(self, seat: int, batch: object, value: object) -> None:
+    async def reveal(self, seat: int, batch: object, value: object) -> None:
         """A seat's entropy value for the open round; a wrong one raises, nothing changes."""
         self.dice.reveal(seat, batch, value)
         if not self.dice.waiting_now():
-            self._close_round()
+            await self._close_round()
 
-    def _close_round(self) -> None:
-        if self._round_timer is not None:
-            self._round_timer.cancel()
-            self._round_timer = None
-        if self.dice.round is None or self.record.status != PLAYING:
-            return
-        first, logged = len(self.steps), len(self.state.log or ())
-        self.steps.append(self.dice.close_round())
-        try:
-            self._commit(first, logged, None)
-        except SaveError:
-            log.exception("table %s: the entropy round could not be stored", self.id)
+    async def _close_round(self) -> None:
+        await self._whole(self._locked_close_round())
+
+    async def _locked_close_round(self) -> None:
+        async with self._stepping():
+            if self._round_timer is not None:
+                self._round_timer.cancel()
+                self._round_timer = None
+            if self.dice.round is None or self.record.status != PLAYING:
+                return
+            first, logged = len(self.steps), len(self.state.log or ())
+            self.steps.append(self.dice.close_round())
+            try:
+                await self._commit(first, logged, None)
+            except SaveError:
+                log.exception("table %s: the entropy round could not be stored", self.id)
 
     # --- timers and bots -----------------------------------------------------------
 
-    def _plan(self, mover: int | None) -> None:
+    def _plan(self, mover: int | None, retry: bool = False) -> None:
+        """Timers for human actors and turns for bot actors; after a failure (`retry`)
+        bots try again after a pause rather than at once."""
         actors = self.state.actors() if self.record.status == PLAYING else ()
         for seat in list(self.deadlines):
             if seat == mover or seat not in actors:
@@ -315,10 +530,16 @@ class LiveTable:
             if seat in self.bots:
                 if seat not in self._bot_turns:
                     delay = 0 if self.hurried else self.record.bot_delay_ms / 1000
-                    self._bot_turns[seat] = loop.call_later(delay, self._bot_turn, seat)
+                    if retry:
+                        delay = max(delay, self.config.retry_max_seconds)
+                    self._bot_turns[seat] = loop.call_later(
+                        delay, self._spawn, self._bot_turn, seat
+                    )
             elif self.record.turn_seconds is not None and seat not in self.deadlines:
                 self.deadlines[seat] = self.clock() + self.record.turn_seconds
-                self._timers[seat] = loop.call_later(self.record.turn_seconds, self._expire, seat)
+                self._timers[seat] = loop.call_later(
+                    self.record.turn_seconds, self._spawn, self._expire, seat
+                )
 
     def _cancel_timer(self, seat: int) -> None:
         self.banks.stop(seat, self.clock())
@@ -327,7 +548,7 @@ class LiveTable:
         if timer is not None:
             timer.cancel()
 
-    def _expire(self, seat: int) -> None:
+    async def _expire(self, seat: int) -> None:
         self._timers.pop(seat, None)
         if self.record.status != PLAYING or seat not in self.state.actors():
             return
@@ -336,37 +557,52 @@ class LiveTable:
             if extra > 0:
                 self.deadlines[seat] = self.clock() + extra
                 loop = asyncio.get_running_loop()
-                self._timers[seat] = loop.call_later(extra, self._expire, seat)
+                self._timers[seat] = loop.call_later(extra, self._spawn, self._expire, seat)
                 self.tell_all(self.clock_message())
                 return
         try:
-            self.timeout(seat)
+            await self.timeout(seat, self.step)
         except (DicehallError, SaveError):
             log.exception("table %s: timeout of seat %d failed", self.id, seat)
+            self._plan(None, retry=True)
 
-    def _bot_turn(self, seat: int) -> None:
+    async def _bot_turn(self, seat: int) -> None:
+        """The bot thinks in a worker thread on its own copy of its view; if the position
+        moved on meanwhile, its move is stale and the bot is asked again."""
         self._bot_turns.pop(seat, None)
         if self.record.status != PLAYING or seat not in self.state.actors():
             return
-        if seat in self.timeout_seats:
-            try:
-                self.timeout(seat)
-            except (DicehallError, SaveError):
-                log.exception("table %s: timeout of conceded seat %d failed", self.id, seat)
-            return
+        step = self.step
         try:
-            action = self.bots[seat].choose(self.state.view(seat), self.state.legal_actions(seat))
-            self.act(seat, action)
-        except SaveError:
-            log.exception("table %s: bot move of seat %d not saved", self.id, seat)
-        except Exception:
-            log.exception(
-                "table %s: the bot at seat %d failed; the table acts for it", self.id, seat
-            )
+            if seat in self.timeout_seats:
+                await self._move(seat, None, step)
+                return
+            view = copy.deepcopy(self.state.view(seat))
+            legal: Sequence[Action] = list(self.state.legal_actions(seat))
+            action: Action | None
             try:
-                self.timeout(seat)
-            except (DicehallError, SaveError):
-                log.exception("table %s: timeout of bot seat %d failed", self.id, seat)
+                action = await self.bot_pool.run(self.bots[seat].choose, view, legal)
+            except Busy:
+                self._plan(None, retry=True)
+                return
+            except Exception:
+                log.exception(
+                    "table %s: the bot at seat %d failed; the table acts for it", self.id, seat
+                )
+                action = None
+            try:
+                await self._move(seat, action, step)
+            except StaleMove:
+                self._plan(None)
+            except IllegalActionError:
+                log.exception("table %s: the bot at seat %d chose an illegal move", self.id, seat)
+                await self._move(seat, None, step)
+        except SaveError:
+            log.warning("table %s: bot move of seat %d not saved; it will try again", self.id, seat)
+            self._plan(None, retry=True)
+        except DicehallError:
+            log.exception("table %s: the bot turn of seat %d failed", self.id, seat)
+            self._plan(None, retry=True)
 
     # --- the table's bot standing in for an absent person (presence.py) -------------
 
@@ -440,6 +676,9 @@ class LiveTable:
         if self._round_timer is not None:
             self._round_timer.cancel()
             self._round_timer = None
+        for task in self._tasks:
+            if task is not asyncio.current_task():
+                task.cancel()
 
     # --- what listeners see --------------------------------------------------------
 
@@ -469,6 +708,7 @@ class LiveTable:
                 "names": self.names,
                 "events": self.state.events_for(seat),
                 "chat": self.chat.latest() if self.chat is not None else [],
+                "paused": self.paused,
                 **self._position(seat),
                 "openings": self.dice.openings(seat),
                 "entropy": self.dice.round,
@@ -488,8 +728,7 @@ class LiveTable:
         """An update per listener, built once per seat, then "over" if the game ended."""
         texts: dict[int | None, str] = {}
         over = self.over_message() if self.status == OVER else None
-        news = self.dice.take_news()
-        public = news.get(None, [])
+
         for listener in list(self.listeners):
             seat = listener.seat
             text = texts.get(seat)
@@ -499,7 +738,6 @@ class LiveTable:
                     "from_step": first,
                     "events": self.state.events_for(seat, logged),
                     **self._position(seat),
-                    "openings": public if seat is None else public + news.get(seat, []),
                 }
                 text = texts[seat] = json.dumps(update)
             listener.push(text)

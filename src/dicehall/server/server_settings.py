@@ -61,6 +61,7 @@ class ServerSettings(BaseSettings):
     log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
         "info", description="the server's log level"
     )
+    access_log: bool = Field(True, description="a log line per HTTP request and connection")
     sqlite_synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = Field(
         "NORMAL",
         description="SQLite's synchronous pragma: NORMAL survives a crash of the server,"
@@ -98,6 +99,10 @@ class ServerSettings(BaseSettings):
     waiting_minutes: float = Field(
         _LIMITS.waiting_minutes, gt=0, description="minutes a table may wait for players"
     )
+    odds_per_minute: float = Field(
+        _LIMITS.odds_per_minute, gt=0, description="odds requests a minute per address"
+    )
+    odds_burst: int = Field(_LIMITS.odds_burst, ge=1, description="odds requests at once")
 
     @field_validator("log_level", mode="before")
     @classmethod

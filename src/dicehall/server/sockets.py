@@ -3,18 +3,20 @@
 Server to client: "welcome" on connect, "update" after every step (each
 connection with its own seat's view, legal actions and new events), "over"
 at the end, "table" when seats change, "advice", "pong", and "error" (to
-that client only). Client to server: {"type": "action", "action": {...}},
-{"type": "advice"}, {"type": "ping"}, the seat requests of presence.py
-(leave, concede, replace, skip), the table's chat of chat.py ("chat",
-"chat-spectators"), and at sealed tables {"type": "commit"} and {"type":
-"reveal"} (the seat's entropy for the dice, server/fairness.py). A bad message
-gets an error and changes nothing; the connection and the table stay usable.
-See docs/server.md.
+that client only), "paused"/"resumed" while the database refuses a step.
+Client to server: {"type": "action", "step": N, "action": {...}} (N: the step
+of the welcome or update the move answers), {"type": "advice"},
+{"type": "ping"}, the seat requests of presence.py (leave, concede, replace,
+skip), the table's chat of chat.py ("chat", "chat-spectators"), and at sealed
+tables {"type": "commit"} and {"type": "reveal"} (the seat's entropy for the
+dice, server/fairness.py). A bad or stale message gets an error and changes
+nothing; the connection and the table stay usable. See docs/server.md.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import math
@@ -23,33 +25,41 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicehall.core.errors import DicehallError
+from dicehall.core.nesting import depth
 from dicehall.server.chat import ChatError, chat_limit
+from dicehall.server.compute import Compute
 from dicehall.server.fairness import check_commit
 from dicehall.server.hall import Hall, NotFound
 from dicehall.server.limits import TokenBucket
-from dicehall.server.live import LiveTable, SaveError
+from dicehall.server.live import LiveTable
 from dicehall.server.presence import PresenceError
+from dicehall.server.workers import Busy
 
 log = logging.getLogger("dicehall.server")
 
 MAX_MESSAGE_BYTES = 8 * 1024
-MAX_QUEUED = 2000  # messages waiting for a client that does not read; then it is dropped
+MAX_DEPTH = 16  # nesting levels of arrays and objects in one message; no message needs more
+MAX_QUEUED = 2000  # messages waiting for a client that does not read; then it is closed
 
 
 class Connection:
-    """One WebSocket at a table. Messages go out in order through a queue."""
+    """One WebSocket at a table. Messages go out in order through a queue; a client that
+    lets MAX_QUEUED of them pile up is cut off (`overflow`) instead of holding memory."""
 
     def __init__(self, ws: WebSocket, seat: int | None, limit: TokenBucket) -> None:
         self.ws = ws
         self.seat = seat
         self.limit = limit
         self.chat_limit = chat_limit()
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.overflow = asyncio.Event()
         self.warned = False
 
     def push(self, text: str) -> None:
-        if self.queue.qsize() > MAX_QUEUED:
-            self.queue.put_nowait(None)
+        if self.overflow.is_set():
+            return
+        if self.queue.qsize() >= MAX_QUEUED:
+            self.overflow.set()
             return
         self.queue.put_nowait(text)
 
@@ -61,14 +71,12 @@ class Connection:
 
     async def write(self) -> None:
         while True:
-            text = await self.queue.get()
-            if text is None:
-                await self.ws.close(code=1008, reason="too far behind")
-                return
-            await self.ws.send_text(text)
+            await self.ws.send_text(await self.queue.get())
 
 
-async def serve_socket(ws: WebSocket, hall: Hall, table_id: str, rate: float, burst: int) -> None:
+async def serve_socket(
+    ws: WebSocket, hall: Hall, compute: Compute, table_id: str, rate: float, burst: int
+) -> None:
     await ws.accept()
     try:
         table = hall.get(table_id)
@@ -83,32 +91,54 @@ async def serve_socket(ws: WebSocket, hall: Hall, table_id: str, rate: float, bu
             await _refuse(ws, "this token holds no seat at this table", 4403)
             return
     conn = Connection(ws, seat, TokenBucket(rate, burst))
-    table.listeners.add(conn)
-    conn.push(table.welcome(seat))
+    async with table.lock:  # a step being stored: welcome with it, not before it
+        table.listeners.add(conn)
+        conn.push(table.welcome(seat))
     if table.status == "over":
         conn.push(table.over_message())
     if seat is not None:
         table.presence.arrive(seat)
     table.notify_seats()
-    writer = asyncio.create_task(conn.write())
+    reader = asyncio.create_task(_read(conn, table, compute))
+    tasks = [reader, asyncio.create_task(conn.write()), asyncio.create_task(conn.overflow.wait())]
     code: int | None = None
     try:
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                code = message.get("code")
-                break
-            await _handle(conn, table, message.get("text"), message.get("bytes"))
-    except WebSocketDisconnect as e:
-        code = e.code
-    except RuntimeError:
-        pass
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        if reader.done() and not reader.cancelled() and reader.exception() is None:
+            code = reader.result()
     finally:
         table.listeners.discard(conn)
-        writer.cancel()
+        for task in tasks:
+            task.cancel()
         if seat is not None:
             table.presence.depart(seat, code)
         table.notify_seats()
+    if conn.overflow.is_set():
+        log.info("table %s: closed a connection that stopped reading", table.id)
+        # the close frame may never get through to a client that does not read: don't wait
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code=1008, reason="too far behind"), 1.0)
+
+
+async def _read(conn: Connection, table: LiveTable, compute: Compute) -> int | None:
+    """Handle the client's messages in order until it goes; its close code, if any."""
+    try:
+        while True:
+            message = await conn.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                code: int | None = message.get("code")
+                return code
+            try:
+                await _handle(conn, table, compute, message.get("text"), message.get("bytes"))
+            except (WebSocketDisconnect, RuntimeError):
+                raise
+            except Exception:  # a bug, not the client's fault: say so, keep the connection
+                log.exception("table %s: a message failed", table.id)
+                conn.error("the server failed on that message; nothing changed")
+    except WebSocketDisconnect as e:
+        return e.code
+    except RuntimeError:
+        return None
 
 
 async def _refuse(ws: WebSocket, message: str, code: int) -> None:
@@ -116,7 +146,9 @@ async def _refuse(ws: WebSocket, message: str, code: int) -> None:
     await ws.close(code=code)
 
 
-async def _handle(conn: Connection, table: LiveTable, text: str | None, data: bytes | None) -> None:
+async def _handle(
+    conn: Connection, table: LiveTable, compute: Compute, text: str | None, data: bytes | None
+) -> None:
     if not conn.limit.allow():
         if not conn.warned:
             conn.warned = True
@@ -132,8 +164,14 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
         return
     try:
         message = json.loads(text)
+    except RecursionError:
+        conn.error(f"message nested too deeply: at most {MAX_DEPTH} levels")
+        return
     except ValueError as e:
         conn.error(f"not JSON: {e}")
+        return
+    if depth(message, MAX_DEPTH) > MAX_DEPTH:
+        conn.error(f"message nested too deeply: at most {MAX_DEPTH} levels")
         return
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         conn.error('a message is a JSON object with a "type": action, advice or ping')
@@ -142,15 +180,15 @@ async def _handle(conn: Connection, table: LiveTable, text: str | None, data: by
     if kind == "ping":
         conn.send({"type": "pong"})
     elif kind == "action":
-        _act(conn, table, message)
+        await _act(conn, table, message)
     elif kind == "advice":
-        await _advise(conn, table)
+        await _advise(conn, table, compute)
     elif kind in SEAT_REQUESTS:
         _seat_request(conn, table, kind, message)
     elif kind in ("chat", "chat-spectators"):
         _chat(conn, table, kind, message)
     elif kind in ("commit", "reveal"):
-        _entropy(conn, table, message)
+        await _entropy(conn, table, message)
     else:
         kinds = ", ".join(("action", "advice", "ping", *SEAT_REQUESTS, "chat", "commit", "reveal"))
         conn.error(f"unknown message type {kind!r}; send one of: {kinds}")
@@ -201,11 +239,11 @@ def _seat_request(conn: Connection, table: LiveTable, kind: str, message: dict[s
             presence.concede(conn.seat)
         else:
             presence.skip(conn.seat)
-    except (PresenceError, SaveError) as e:
+    except (PresenceError, Busy) as e:
         conn.error(str(e))
 
 
-def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
+async def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
     if conn.seat is None:
         conn.error("spectators cannot act: connect with a seat token to play")
         return
@@ -216,13 +254,20 @@ def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         conn.error('an action is a JSON object with a "type", one of the legal actions')
         return
+    step = message.get("step")
+    if isinstance(step, bool) or not isinstance(step, int):
+        conn.error(
+            'an action names the step it answers: "step": the step of the welcome or'
+            " update it was chosen from"
+        )
+        return
     try:
-        table.act(conn.seat, action)
-    except (DicehallError, SaveError) as e:
+        await table.act(conn.seat, action, step)
+    except (DicehallError, Busy) as e:
         conn.error(str(e))
 
 
-def _entropy(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
+async def _entropy(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
     """A seat's entropy for the dice (sealed tables): its commitment, then its values."""
     if conn.seat is None:
         conn.error("spectators add no entropy: connect with a seat token")
@@ -231,12 +276,12 @@ def _entropy(conn: Connection, table: LiveTable, message: dict[str, Any]) -> Non
         if message["type"] == "commit":
             table.commit(conn.seat, check_commit(message.get("commit")))
         else:
-            table.reveal(conn.seat, message.get("batch"), message.get("value"))
-    except (DicehallError, SaveError) as e:
+            await table.reveal(conn.seat, message.get("batch"), message.get("value"))
+    except (DicehallError, Busy) as e:
         conn.error(str(e))
 
 
-async def _advise(conn: Connection, table: LiveTable) -> None:
+async def _advise(conn: Connection, table: LiveTable, compute: Compute) -> None:
     """The game's odds behind each legal action, computed from this seat's view alone."""
     if conn.seat is None or table.status != "playing":
         conn.send({"type": "advice", "table": None})
@@ -247,9 +292,12 @@ async def _advise(conn: Connection, table: LiveTable) -> None:
         conn.send({"type": "advice", "table": None})
         return
     try:
-        odds = await asyncio.to_thread(table.game.advice, view, legal)
+        odds = await compute.advice(table.game, view, legal)
+    except Busy as e:
+        conn.error(str(e))
+        return
     except Exception:
         log.exception("table %s: advice failed", table.id)
         conn.error("no advice available for this position")
         return
-    conn.send({"type": "advice", "table": None if odds is None else odds.to_json()})
+    conn.send({"type": "advice", "table": odds})

@@ -13,12 +13,19 @@ One server process per database: each holds its unfinished tables in memory,
 so a second one would resume and play the same tables. On PostgreSQL, where
 several servers can reach one database, the store holds an advisory lock for
 its lifetime and a second server refuses to start.
+
+Writes run in one writer thread (`Store.write`), never on the event loop: a
+write waiting for a lock (SQLite's busy timeout) or a slow disk would
+otherwise freeze every table. A write the database refuses raises
+`StorageError`, a 503 over HTTP, with the cause in words (locked, disk full).
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +50,10 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
+
+from dicehall.server.workers import Busy, Pool
+
+log = logging.getLogger("dicehall.server")
 
 SQLITE_SYNCHRONOUS = "NORMAL"
 
@@ -119,14 +130,57 @@ class DatabaseInUse(RuntimeError):
     """Another server already holds this database."""
 
 
+class StorageError(Busy):
+    """The database refused a write (locked, disk full, gone); nothing of it was stored."""
+
+
+def storage_error(e: Exception) -> StorageError:
+    """A refused write in words a player can act on; never the statement's parameters."""
+    text = str(getattr(e, "orig", None) or e).lower()
+    if "locked" in text or "busy" in text:
+        cause = "the database is locked by another writer"
+    elif "full" in text or "no space" in text:
+        cause = "the server's disk is full"
+    elif "readonly" in text or "read-only" in text:
+        cause = "the database is read-only"
+    else:
+        cause = "the database refused the write"
+    return StorageError(f"{cause}; nothing was saved: try again in a few seconds", 5)
+
+
 class Store:
-    def __init__(self, url: str, *, synchronous: str = SQLITE_SYNCHRONOUS) -> None:
-        self.engine: Engine = _engine(url, synchronous)
+    def __init__(
+        self,
+        url: str,
+        *,
+        synchronous: str = SQLITE_SYNCHRONOUS,
+        busy_timeout: float = 5.0,
+        write_queue: int = 1000,
+    ) -> None:
+        self.engine: Engine = _engine(url, synchronous, busy_timeout)
         self._lock: Connection | None = None
         if self.engine.dialect.name == "postgresql":
             self._lock = _hold_server_lock(self.engine)
         metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
+        # one writer thread: SQLite takes one writer at a time anyway, and order is kept;
+        # an in-memory database has one connection that must stay on the loop's thread
+        memory = self.engine.dialect.name == "sqlite" and self.engine.url.database in (
+            None,
+            "",
+            ":memory:",
+        )
+        self.writer = Pool("saving to the database", 0 if memory else 1, write_queue)
+
+    async def write(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run one of the write methods below in the writer thread; StorageError if refused."""
+        try:
+            await self.writer.run(fn, *args)
+        except Busy:
+            raise
+        except Exception as e:  # a driver's own error, a connection lost mid-commit, ...
+            log.warning("a database write failed: %s", type(e).__name__, exc_info=e)
+            raise storage_error(e) from e
 
     def insert(self, record: TableRecord, rematch_of: str | None = None) -> None:
         """A new table; with rematch_of, the old table points to it in the same transaction."""
@@ -143,9 +197,22 @@ class Store:
                 update(tables).where(tables.c.id == table_id).values(players=players, status=status)
             )
 
-    def append(self, table_id: str, first: int, new_steps: list[Any], status: str | None) -> None:
-        """Steps number first, first+1, ... and, if given, the table's new status, atomically."""
+    def append(
+        self,
+        table_id: str,
+        first: int,
+        new_steps: list[Any],
+        status: str | None,
+        again: bool = False,
+    ) -> None:
+        """Steps number first, first+1, ... and, if given, the table's new status, atomically.
+
+        `again` marks a retry of a write that failed: if that write did reach the
+        database after all (an error after the commit), it is not written twice.
+        """
         with self.engine.begin() as db:
+            if again and _steps(db, table_id)[first:] == new_steps:
+                new_steps = []
             if new_steps:
                 db.execute(
                     _insert_steps,
@@ -186,6 +253,7 @@ class Store:
                 self._lock.commit()
             self._lock.close()
             self._lock = None
+        self.writer.close()
         self.engine.dispose()
 
 
@@ -218,10 +286,11 @@ def _steps(db: Connection, table_id: str) -> list[Any]:
     return list(db.execute(query).scalars())
 
 
-def _engine(url: str, synchronous: str = SQLITE_SYNCHRONOUS) -> Engine:
+def _engine(url: str, synchronous: str = SQLITE_SYNCHRONOUS, busy_timeout: float = 5.0) -> Engine:
     """An engine whose errors never quote parameters: a table's row holds its secret seed.
 
-    On SQLite `synchronous` is the pragma (OFF, NORMAL, FULL or EXTRA)."""
+    On SQLite `synchronous` is the pragma (OFF, NORMAL, FULL or EXTRA), and a write waits
+    `busy_timeout` seconds for another writer's lock, then fails."""
     if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
         raise ValueError(f"SQLite synchronous: OFF, NORMAL, FULL or EXTRA; got {synchronous!r}")
     if not url.startswith("sqlite"):
@@ -229,7 +298,7 @@ def _engine(url: str, synchronous: str = SQLITE_SYNCHRONOUS) -> Engine:
     memory = url in ("sqlite://", "sqlite:///:memory:")
     engine = create_engine(
         url,
-        connect_args={"check_same_thread": False},
+        connect_args={"check_same_thread": False, "timeout": busy_timeout},
         poolclass=StaticPool if memory else None,
         hide_parameters=True,
     )

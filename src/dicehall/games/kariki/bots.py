@@ -151,8 +151,9 @@ class HeuristicBot:
         """Paying the pot doubles it: worth it only with an even chance of winning or better."""
         berries: list[int] = view["berries"]
         out: list[bool] = view["out"]
+        berries_out: int = view.get("berries_out", BERRIES_OUT)
         others = sum(
-            BERRIES_OUT - berries[s] for s in range(len(out)) if not out[s] and s != self.seat
+            berries_out - berries[s] for s in range(len(out)) if not out[s] and s != self.seat
         )
         return 1 / (1 + others) >= 0.5
 

@@ -33,6 +33,16 @@ Interpretations where the rulings leave room:
   table that claimed the truth for an absent roller would tell everyone the
   rank of the hidden dice (C6).
 
+Research variants (options, off by default; docs/agents.md): `berries`
+sets the dingle berries that put a player out (1 to 5, in the poo one
+before); `one_round` ends the game when the first round's berry is given,
+its receiver paying one buy-in to every other player (no emergency berry is
+offered); `throws` caps the throws under the mug in a round (once used
+up, nobody may roll higher); `first_roller` names a seat that rolls first instead of the
+roll-off, whose ties could otherwise go on forever. Two seats with
+`one_round`, `first_roller=0` and `throws=1` make a game small enough for
+exact methods.
+
 Result: the last player in wins; each seat's net is what it won (the pot,
 for the winner) minus all it paid (buy-in and emergency berries), in stakes.
 
@@ -41,6 +51,7 @@ View keys (`view(seat)`), all public unless said:
 - `game`, `seat`, `actors`, `over`, `result` (when over): as every game.
 - `phase`: "roll-off", "direction", "throw", "claim", "respond", "emergency", "over".
 - `rank_names`: each rank id in words ("6-6": "Double Sixes").
+- `berries_out`, `one_round`: the research options (5 and false by default).
 - `pot`, `buy_in`, `paid` (each seat's payments so far), `berries`, `crowns`,
   `slashes`, `out`, `in_the_poo` (lists by seat), `emergency_used` (by seat).
 - `direction`: "left" (increasing seat numbers), "right" or null before it is chosen.
@@ -67,9 +78,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dicehall.core import D6, Game, Option, Result, State, View
+from dicehall.core import D6, Game, Option, OptionError, Result, State, View
 from dicehall.core.bots import BotFactory
 from dicehall.core.chance import Faces, Throw
+from dicehall.core.encoding import Encoding
 from dicehall.core.odds import OddsTable
 from dicehall.core.words import seat_list
 
@@ -138,6 +150,7 @@ DIRECTIONS = (LEFT, RIGHT)
 ROLL_PULL_PASS = (ROLL, PULL, PASS)
 PULL_PASS = (PULL, PASS)  # the thrower, when the choice comes back (K6)
 ROLL_PULL = (ROLL, PULL)  # a player who already passed this claim (K6)
+PULL_ONLY = (PULL,)  # the same, when the round's throws are used up (option throws)
 EMERGENCY_CHOICES = (BUY, DECLINE)
 NOTHING: tuple[dict[str, str], ...] = ()
 
@@ -186,6 +199,35 @@ class Kariki(Game):
             "(turn timers are the table's setting, off by default)",
         ),
         Option("buy_in", 1, "K1: stakes each player pays into the pot", minimum=1, maximum=1000),
+        # Research variants: small games that exact methods reach (docs/agents.md).
+        Option(
+            "berries",
+            BERRIES_OUT,
+            "research variant of K7: the dingle berries that put a player out (in the poo "
+            "one before)",
+            minimum=1,
+            maximum=BERRIES_OUT,
+        ),
+        Option(
+            "one_round",
+            False,
+            "research variant: the game ends when the first round's berry is given; its "
+            "receiver pays one buy-in to every other player",
+        ),
+        Option(
+            "first_roller",
+            "roll-off",
+            "research variant of K1: a fixed first roller (a seat number) instead of the roll-off",
+            choices=("roll-off", *(str(seat) for seat in range(10))),
+        ),
+        Option(
+            "throws",
+            0,
+            "research variant of K5: throws under the mug a round allows (0: no limit); "
+            "once they are used up nobody may roll higher",
+            minimum=0,
+            maximum=14,
+        ),
     )
     summary = "Claim what is under the mug, roll higher, pull or pass; five berries and out."
     rules = """\
@@ -219,8 +261,22 @@ Kariki, 2-10 players, two dice and a mug (K1-K10).
     may pay the pot's sum into the pot and stay in with four berries.
 """
 
+    def __init__(self, seats: int | None = None, options: Mapping[str, object] | None = None):
+        super().__init__(seats, options)
+        first = self.options["first_roller"]
+        if first != "roll-off" and int(first) >= self.seats:
+            raise OptionError(
+                f"option 'first_roller' must be roll-off or a seat from 0 to {self.seats - 1}; "
+                f"got {first!r}"
+            )
+
     def new_state(self, record: bool = False) -> KarikiState:
         return KarikiState(self, record)
+
+    def make_encoding(self) -> Encoding:
+        from dicehall.games.kariki.encoding import encoding
+
+        return encoding(self)
 
     def bots(self) -> Mapping[str, BotFactory]:
         from dicehall.core.bots import RandomBot
@@ -257,6 +313,8 @@ class KarikiState(State):
         "at_least",
         "beginner",
         "berries",
+        "berries_out",
+        "berries_poo",
         "buy_in",
         "claim",
         "crowns",
@@ -264,6 +322,7 @@ class KarikiState(State):
         "die1",
         "die2",
         "emergency_used",
+        "first_berry",
         "first_roller",
         "game",
         "high_rollers",
@@ -271,6 +330,7 @@ class KarikiState(State):
         "last_shown",
         "log",
         "n",
+        "one_round",
         "out",
         "owner",
         "paid",
@@ -287,6 +347,8 @@ class KarikiState(State):
         "slashes",
         "slashes_on",
         "step",
+        "throws_left",
+        "throws_per_round",
     )
 
     def __init__(self, game: Game, record: bool) -> None:
@@ -300,6 +362,12 @@ class KarikiState(State):
         self.high_rollers = bool(options["high_rollers"])
         self.slashes_on = bool(options["slashes"])
         self.buy_in = int(options["buy_in"])
+        self.berries_out = int(options["berries"])
+        self.berries_poo = self.berries_out - 1 if self.berries_out > 1 else -1  # no poo at 1
+        self.one_round = bool(options["one_round"])
+        self.first_berry = -1  # who got the game's first berry (one-round Kariki's loser)
+        self.throws_per_round = int(options["throws"]) or -1  # -1: no limit
+        self.throws_left = self.throws_per_round
         self.step = 1  # +1 left (increasing seat numbers), -1 right
         self.berries = [0] * n
         self.crowns = [0] * n
@@ -333,6 +401,11 @@ class KarikiState(State):
         self.last_shown: tuple[Any, ...] | None = None
         if self.log is not None:
             self.emit("buy-in", f"everyone pays {self.buy_in} into the pot", pot=self.pot)
+        first = options["first_roller"]
+        if first != "roll-off":  # research variant: no roll-off
+            self.first_roller = self.roller = int(first)
+            self.roll_off_seats = []
+            self.phase = DIRECTION
 
     # --- whose move ------------------------------------------------------------------
 
@@ -359,6 +432,8 @@ class KarikiState(State):
                 return NOTHING
             if seat == self.roller:
                 return PULL_PASS
+            if self.throws_left == 0:  # research variant: no more throws this round
+                return PULL_ONLY if seat in self.passed else PULL_PASS
             return ROLL_PULL if seat in self.passed else ROLL_PULL_PASS
         if phase == CLAIM:
             return CLAIMS_ABOVE[self.claim + 1] if seat == self.roller else NOTHING
@@ -469,6 +544,7 @@ class KarikiState(State):
 
     def _throw(self, a: int, b: int) -> None:
         roller = self.roller
+        self.throws_left -= 1  # below zero for ever without a limit
         rank = RANK[a][b]
         if rank == KARIKI:
             self._kariki(roller, a, b)
@@ -540,7 +616,7 @@ class KarikiState(State):
             price = self.pot
             self.paid[seat] += price
             self.pot += price
-            self.berries[seat] = BERRIES_POO
+            self.berries[seat] = max(self.berries_poo, 0)
             self.emergency_used[seat] = True
             if self.log is not None:
                 self.emit(
@@ -568,17 +644,24 @@ class KarikiState(State):
 
     def _berry(self, seat: int, why: str, may_buy: bool = True) -> None:
         berries = self.berries[seat] + 1
-        if berries > BERRIES_OUT:
+        if berries > self.berries_out:
             return  # already about to go out
         self.berries[seat] = berries
+        if self.first_berry < 0:
+            self.first_berry = seat
         if self.log is not None:
             self.emit("berry", f"seat {seat} gets a dingle berry ({why})", seat=seat, why=why)
-        if berries == BERRIES_OUT:
-            if may_buy and self.high_rollers and not self.emergency_used[seat]:
+        if berries == self.berries_out:
+            if (
+                may_buy
+                and self.high_rollers
+                and not self.emergency_used[seat]
+                and not self.one_round
+            ):
                 self.pending_out.append(seat)  # K9: a choice before going out
             else:
                 self._go_out(seat)
-        elif berries == BERRIES_POO and self.log is not None:
+        elif berries == self.berries_poo and self.log is not None:
             self.emit("poo", f"seat {seat} is in the poo", seat=seat)
 
     def _go_out(self, seat: int) -> None:
@@ -601,6 +684,14 @@ class KarikiState(State):
         self.claim = self.previous_claim = -1
         self.owner = self.responder = -1
         self.passed = []
+        self.throws_left = self.throws_per_round
+        if self.one_round:  # research variant: the first berry ends the game
+            self.phase = OVER
+            self.roller = -1
+            if self.log is not None:
+                loser = self.first_berry
+                self.emit("lose", f"seat {loser} got the berry and pays everyone", seat=loser)
+            return
         if self.in_count == 1:
             self.phase = OVER
             self.roller = -1
@@ -635,13 +726,15 @@ class KarikiState(State):
             "rank_names": dict(zip(RANK_IDS, RANK_NAMES, strict=True)),
             "pot": self.pot,
             "buy_in": self.buy_in,
+            "berries_out": self.berries_out,
+            "one_round": self.one_round,
             "paid": list(self.paid),
             "berries": list(self.berries),
             "crowns": list(self.crowns),
             "slashes": list(self.slashes),
             "out": list(self.out),
             "in_the_poo": [
-                b == BERRIES_POO and not o for b, o in zip(self.berries, self.out, strict=True)
+                b == self.berries_poo and not o for b, o in zip(self.berries, self.out, strict=True)
             ],
             "emergency_used": list(self.emergency_used),
             "direction": None
@@ -678,7 +771,7 @@ class KarikiState(State):
             view["deciding"] = self.pending_out[0]
             view["emergency_price"] = self.pot
         if over:
-            view["winner"] = self.out.index(False)
+            view["winner"] = self.result().winners[0]
             view["result"] = self.result().to_json()
         return view
 
@@ -698,6 +791,15 @@ class KarikiState(State):
         }
 
     def result(self) -> Result:
+        if self.one_round:
+            loser = self.first_berry
+            net = tuple(
+                -self.buy_in * (self.n - 1) if seat == loser else self.buy_in
+                for seat in range(self.n)
+            )
+            winners = tuple(seat for seat in range(self.n) if seat != loser)
+            detail = {"loser": loser, "berries": list(self.berries), "crowns": list(self.crowns)}
+            return Result(winners, net, "stakes", detail)
         winner = self.out.index(False)
         net = tuple(
             (self.pot if seat == winner else 0) - paid for seat, paid in enumerate(self.paid)

@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -239,41 +240,53 @@ def to_file(model: RoundModel, solved: Solved, meta: Mapping[str, object]) -> St
 
 @dataclass
 class Strategy:
-    """A loaded two-seat strategy: chances by (subgame, infoset key) at every score."""
+    """A loaded two-seat strategy: chances by (subgame, infoset key) at every score.
+
+    The 16-bit chances stay as stored until asked for: a decision normalises
+    one infoset's few entries, and `policies` (for best responses and advice)
+    converts the whole table once.
+    """
 
     file: StrategyFile
     scores: Scores
     values: FloatArray
-    policies: Policies
     infosets: dict[Subgame, dict[InfosetKey, int]]
     starts: dict[Subgame, np.ndarray]
 
     @classmethod
     def of_file(cls, file: StrategyFile) -> Strategy:
         scores = Scores(bool(file.options["high_rollers"]))
-        policies: Policies = {}
         infosets: dict[Subgame, dict[InfosetKey, int]] = {}
         starts: dict[Subgame, np.ndarray] = {}
         for thrower in (0, 1):
             for p in CLAIMS:
                 name = f"{thrower}_{p + 1}"
-                keys = file.arrays[f"keys_{name}"]
-                sa = file.arrays[f"sa_{name}"].astype(np.int64)
-                raw = file.arrays[f"policy_{name}"].astype(np.float64)
-                counts = np.diff(sa)
-                owner = np.repeat(np.arange(len(counts)), counts)
-                totals = np.add.reduceat(raw, sa[:-1], axis=1) if len(counts) else raw
-                policies[thrower, p] = raw / totals[:, owner] if len(counts) else raw
-                infosets[thrower, p] = {
-                    (int(k[0]), int(k[1]), int(k[2]), int(k[3])): i for i, k in enumerate(keys)
-                }
-                starts[thrower, p] = sa
-        return cls(
-            file, scores, file.arrays["values"].astype(np.float64), policies, infosets, starts
-        )
+                keys = file.arrays[f"keys_{name}"].tolist()
+                infosets[thrower, p] = {tuple(k): i for i, k in enumerate(keys)}
+                starts[thrower, p] = file.arrays[f"sa_{name}"].astype(np.int64)
+        return cls(file, scores, file.arrays["values"].astype(np.float64), infosets, starts)
+
+    def raw(self, subgame: Subgame) -> np.ndarray:
+        return self.file.arrays[f"policy_{subgame[0]}_{subgame[1] + 1}"]
+
+    @cached_property
+    def policies(self) -> Policies:
+        """Every subgame's chances as floats, each infoset summing to one."""
+        out: Policies = {}
+        for subgame, sa in self.starts.items():
+            raw = self.raw(subgame).astype(np.float64)
+            counts = np.diff(sa)
+            if not len(counts):
+                out[subgame] = raw
+                continue
+            owner = np.repeat(np.arange(len(counts)), counts)
+            out[subgame] = raw / np.add.reduceat(raw, sa[:-1], axis=1)[:, owner]
+        return out
 
     def chances(self, score: int, subgame: Subgame, key: InfosetKey) -> np.ndarray:
         """The chance of each legal action, in the order of `legal_actions`."""
         i = self.infosets[subgame][key]
         sa = self.starts[subgame]
-        return self.policies[subgame][score, sa[i] : sa[i + 1]]
+        entries = self.raw(subgame)[score, sa[i] : sa[i + 1]].astype(np.float64)
+        chances: np.ndarray = entries / entries.sum()
+        return chances

@@ -112,9 +112,9 @@ def advice(game: Game, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTa
         rows.append(
             [
                 action_label(action),
-                f"{policy[0, first + a]:.1%}",
-                f"{worth:.1%}",
                 f"{(worth - now) * 100:+.2f} points",
+                float(policy[0, first + a]),
+                worth,
             ]
         )
     two = len(view["out"]) == 2
@@ -139,7 +139,7 @@ def advice(game: Game, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTa
         )
     return OddsTable(
         title,
-        ["action", "solver plays it", "your chance of winning", "change"],
+        ["action", "change in your chance of winning", "solver plays it", "your chance of winning"],
         rows,
         note=note,
         extra=extra,
@@ -183,9 +183,9 @@ def posterior_table(game: Game) -> OddsTable:
     if at_least:
         true = np.array([sum(_true_at_least(tree, index, policy, c)) for c in range(14)])
     rows: list[list[Any]] = [
-        [RANK_NAMES[c], f"{made[c] / made.sum():.1%}", f"{true[c] / made[c]:.1%}"]
+        [RANK_NAMES[c], float(made[c] / made.sum()), float(true[c] / made[c])]
         for c in range(13, -1, -1)
-        if made[c] > 0
+        if made[c] / made.sum() >= 0.0005
     ]
     return OddsTable(
         "A claim on a fresh roll, by the solver (two seats, no berries yet)",

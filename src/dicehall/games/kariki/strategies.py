@@ -1,10 +1,12 @@
 """Where Kariki's solved strategies live: shipped in the package, or solved once and cached.
 
-The strategy for the default options ships with dicehall (`strategies/` in
-this package). Another option set is solved the first time a solver bot or
-the advice needs it, and kept under the user's data directory
+The strategies for the default options and for `pull=at-least` ship with
+dicehall (`strategies/` in this package). Another option set is solved the
+first time a solver bot needs it (minutes), or by `dicehall solve kariki -o
+...`, and kept under the user's data directory
 (`$XDG_DATA_HOME/dicehall/strategies`, by default `~/.local/share/...`; the
-environment variable `DICEHALL_STRATEGIES` overrides the folder).
+environment variable `DICEHALL_STRATEGIES` overrides the folder). The advice
+never solves: `stored_strategy` only looks.
 """
 
 from __future__ import annotations

@@ -29,6 +29,9 @@ Interpretations where the rulings leave room:
   opens; it decides the end of the game only with length=token.
 - A player left with no stones after a round that ends in a tie, and who is
   not in the tie-break, is out at once, so the tie-break's bid unit counts them.
+- Research variant `length=round`: the game is one round (with its
+  tie-breaks, D9); whoever takes the pot wins, and `net` counts the stones
+  then.
 - Result: `net` is each seat's stones at the end of the final match minus the
   6 it started that match with (zero-sum, in stones); `matches_won` in detail.
 
@@ -41,7 +44,7 @@ The view (`view(seat)`), JSON, keys:
     match, round  match number (from 1), round number in the match (from 1)
     tiebreak      how many tie-break rounds this round has had so far (D9)
     m             the bid unit (D11)
-    length        the game length option: "token", "single" or "two"
+    length        the game length option: "token", "single", "two" or "round"
     first_player  the first player of the game (null until thrown)
     opener        the player who opens the stage's betting (null before the first round)
     raiser        who raised in this stage, or null
@@ -72,6 +75,7 @@ from typing import Any, Self
 from dicehall.core import D6, D12, Action, Faces, Game, Option, OptionError, Result, State, View
 from dicehall.core.bots import BotFactory
 from dicehall.core.chance import Throw
+from dicehall.core.encoding import Encoding
 from dicehall.core.odds import OddsTable
 
 START_BLACK = 4
@@ -141,8 +145,9 @@ class TaoDice(Game):
         Option(
             "length",
             "token",
-            "how long the game lasts (D12): token, single (one match) or two (first to two)",
-            choices=("token", "single", "two"),
+            "how long the game lasts (D12): token, single (one match), two (first to two), "
+            "or round (research variant: one round and its tie-breaks)",
+            choices=("token", "single", "two", "round"),
         ),
         Option(
             "opener",
@@ -197,6 +202,11 @@ two matches); opener=random (default) or a seat number.
 
     def new_state(self, record: bool = False) -> TaoState:
         return TaoState(self, record)
+
+    def make_encoding(self) -> Encoding:
+        from dicehall.games.tao.encoding import encoding
+
+        return encoding(self)
 
     def bots(self) -> Mapping[str, BotFactory]:
         from dicehall.core.bots import RandomBot
@@ -560,6 +570,11 @@ class TaoState(State):
             )
         self.in_round = [False] * self.n
         self._mark_out()
+        if self.length == "round":  # research variant: the first pot ends the game
+            self.winner = seat
+            self.phase = OVER
+            self.emit("game-won", f"Seat {seat} wins the round and the game.", seat=seat)
+            return
         holders = [s for s in range(self.n) if not self.out[s]]
         if len(holders) == 1:
             self._end_match(holders[0])

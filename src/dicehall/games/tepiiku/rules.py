@@ -60,6 +60,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from dicehall.core.chance import Die, Faces, Throw
+from dicehall.core.encoding import Encoding
 from dicehall.core.game import Action, Game, Result, State, View
 from dicehall.core.odds import OddsTable
 from dicehall.core.options import Option
@@ -168,6 +169,11 @@ more coins wins; equal coins share the win (T4)."""
 
     def new_state(self, record: bool = False) -> TepiikuState:
         return TepiikuState(self, record)
+
+    def make_encoding(self) -> Encoding:
+        from dicehall.games.tepiiku.encoding import encoding
+
+        return encoding(self)
 
     def bots(self) -> Mapping[str, BotFactory]:
         from dicehall.core.bots import RandomBot

@@ -1,7 +1,32 @@
-"""Toplshteyner: make your point before a seven; the last player with lives wins the pot."""
+"""Toplshteyner: make your point before a seven; the last player with lives wins the pot.
 
-from dicehall.games.toplshteyner.rules import Toplshteyner
+The registry's Toplshteyner is the rules of `rules.py` with the exact solver
+on top (`solver.py`): the `solver` bots, listed first, and the solver's
+advice. The rules never import them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from dicehall.core import Action, View
+from dicehall.core.bots import BotFactory
+from dicehall.core.odds import OddsTable
+from dicehall.games.toplshteyner.rules import Toplshteyner as ToplshteynerRules
+
+
+class Toplshteyner(ToplshteynerRules):
+    def bots(self) -> Mapping[str, BotFactory]:
+        from dicehall.games.toplshteyner.solver_bot import SolverBot, WinSolverBot
+
+        return {"solver": SolverBot, "solver_win": WinSolverBot, **super().bots()}
+
+    def advice(self, view: View, legal: Sequence[Action]) -> OddsTable | None:
+        from dicehall.games.toplshteyner.solver_advice import decision_advice
+
+        return decision_advice(self, view, legal)
+
 
 GAME = Toplshteyner
 
-__all__ = ["GAME", "Toplshteyner"]
+__all__ = ["GAME", "Toplshteyner", "ToplshteynerRules"]

@@ -495,15 +495,28 @@ def turn_table(sixes_end_turn: bool) -> OddsTable:
 
 
 def game_table(lives: Lives, for_fun: bool, sixes_end_turn: bool) -> OddsTable:
-    if len(lives) <= EXACT_PLAYERS:
-        chances = win_chances(for_fun, sixes_end_turn).chances(lives)
-        how = "By dynamic programming over everyone's lives (to 1e-9)."
+    from dicehall.games.toplshteyner import solver, solver_advice
+
+    if for_fun and sum(lives) > START_LIVES * len(lives):
+        raise OptionError(
+            "on a for-fun table every fourth life comes from the pot: these lives "
+            f"({','.join(map(str, lives))}) would need more than the lives lost so far"
+        )
+    if len(lives) <= solver.EXACT_PLAYERS:
+        chances = solver_advice.win_chances(lives, for_fun, sixes_end_turn)
+        how = (
+            "From the solver's exact model (dynamic programming over lives, pot and the "
+            "turn, to 1e-10): every seat elects and buys to raise its own chance to win. "
+            "The pot holds the lives lost so far and nobody is out"
+            + (" (for fun: a 6-6 gives no life while the pot is empty)." if for_fun else ".")
+        )
     else:
         chances = simulate_chances(lives, for_fun, sixes_end_turn, SIMULATED_GAMES)
         worst = max((c * (1 - c) / SIMULATED_GAMES) ** 0.5 for c in chances)
         how = (
-            f"By simulating {SIMULATED_GAMES} games with heuristic bots; "
-            f"standard error at most {worst * 100:.2f} points."
+            f"By simulating {SIMULATED_GAMES} games with heuristic bots (beyond the "
+            f"solver's tables); standard error at most {worst * 100:.2f} points. Each 6-6 "
+            "at three lives takes the fourth life."
         )
     before = ""
     if len(set(lives)) == 1:
@@ -514,8 +527,7 @@ def game_table(lives: Lives, for_fun: bool, sixes_end_turn: bool) -> OddsTable:
         rows=[
             [s, x, f"{c * 100:.2f}%"] for s, (x, c) in enumerate(zip(lives, chances, strict=True))
         ],
-        note=how + " Each 6-6 at three lives takes the fourth life; High Fives elects "
-        "the player whose lost life most raises the roller's chance." + before,
+        note=how + before,
     )
 
 

@@ -55,6 +55,7 @@ from typing import Any, Self
 from dicehall.core import D6, Action, Game, Option, Result, State, Throw, View
 from dicehall.core.bots import BotFactory
 from dicehall.core.chance import Faces
+from dicehall.core.encoding import Encoding
 from dicehall.core.odds import OddsTable
 from dicehall.core.words import seat_list
 
@@ -145,6 +146,11 @@ wins the pot (P10). Results are in stakes."""
     def new_state(self, record: bool = False) -> ToplshteynerState:
         return ToplshteynerState(self, record)
 
+    def make_encoding(self) -> Encoding:
+        from dicehall.games.toplshteyner.encoding import encoding
+
+        return encoding(self)
+
     def bots(self) -> Mapping[str, BotFactory]:
         from dicehall.core.bots import RandomBot
         from dicehall.games.toplshteyner.bots import HeuristicBot
@@ -229,6 +235,10 @@ class ToplshteynerState(State):
         if self.phase == ELECT:
             return [ELECT_SEAT[s] for s in self.others_in_play_order()]
         return ()
+
+    def thrower(self) -> int | None:
+        """The roller throws their own dice (P3); the roll-off is the table's (C5)."""
+        return self.roller if self.phase == TURN else None
 
     def default_action(self, seat: int) -> Action:
         """On a timeout the roller keeps their money, or elects the next player."""

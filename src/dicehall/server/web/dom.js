@@ -59,6 +59,7 @@ export function cellText(cell) {
   if (cell && typeof cell === "object" && "fraction" in cell) {
     return `${cell.fraction} · ${(cell.value * 100).toFixed(1)}%`;
   }
+  if (cell && typeof cell === "object" && "value" in cell) return `${(cell.value * 100).toFixed(1)}%`;
   if (cell && typeof cell === "object") return JSON.stringify(cell);
   return String(cell);
 }

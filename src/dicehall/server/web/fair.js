@@ -104,6 +104,11 @@ export class FairDice {
   receive(msg, seat) {
     for (const opening of msg.openings || []) this.openings[opening.throw] = opening;
     if (msg.openings && msg.openings.length) {
+      if (this.asked) {
+        // openings found after the end: check again with them
+        this.asked = false;
+        this.report = null;
+      }
       try {
         localStorage.setItem(OPENINGS_KEY(this.tableId), JSON.stringify(this.openings));
       } catch {

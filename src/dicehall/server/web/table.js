@@ -158,6 +158,12 @@ export class TableScreen {
         this.showError(msg.message);
         this.drawMoves();
         break;
+      case "paused": // the server is retrying to save the last step; play resumes by itself
+        this.showError(msg.message);
+        break;
+      case "resumed":
+        this.showError("");
+        break;
       default:
         break;
     }
@@ -204,6 +210,7 @@ export class TableScreen {
     this.view = msg.view;
     this.legal = msg.legal || [];
     this.actors = msg.actors || [];
+    this.throwDue = msg.throw_due ?? null;
     this.status = msg.status || this.status;
     this.deadline = msg.deadline ?? null;
     this.onBank = false;
@@ -367,6 +374,9 @@ export class TableScreen {
     else if (mine) this.prompt.textContent = this.actors.length > 1 ? "Your choice (everyone chooses at once):" : "Your turn:";
     else if (this.actors && this.actors.length) {
       this.prompt.textContent = `Waiting for ${this.actors.map((s) => seatName(this.names, s)).join(", ")}…`;
+    } else if (this.throwDue !== null && this.throwDue !== undefined) {
+      this.prompt.textContent = this.throwDue === this.seat
+        ? "Your throw:" : `Waiting for ${seatName(this.names, this.throwDue)} to throw…`;
     } else this.prompt.textContent = "Throwing…";
     if (this.status === "waiting" && this.held) {
       const room = (this.summary && this.summary.room) || this.held.room;
@@ -377,6 +387,19 @@ export class TableScreen {
           h("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
           h("button", { type: "button", class: "primary", onclick: () => this.copyInvite(room) }, "Copy"))));
       this.drawTimer();
+      return;
+    }
+    if (!mine && this.status === "playing" && this.throwDue === this.seat) {
+      // a roller's own throw (the rules have players throw in their turn)
+      mount(this.actions, h("button", {
+        type: "button",
+        class: "action primary throw",
+        disabled: this.pending,
+        "aria-keyshortcuts": "Enter",
+        onclick: () => this.throwDice(),
+      }, "Throw"));
+      this.drawTimer();
+      document.title = `● Your throw · ${gameTitle((this.view && this.view.game) || "")} · dicehall`;
       return;
     }
     mount(this.actions, mine ? this.legal.map((entry, i) => h("button", {
@@ -453,7 +476,9 @@ export class TableScreen {
   act(index) {
     const entry = this.legal[index];
     if (!entry || this.pending) return;
-    if (!this.connection.send({ type: "action", action: entry.action })) {
+    // the step names the position the move answers: the server refuses it once that is past,
+    // so a double click or a resend after a reconnect is never played twice
+    if (!this.connection.send({ type: "action", step: this.step, action: entry.action })) {
       this.showError("Not connected: your move was not sent. Reconnecting…");
       return;
     }
@@ -492,7 +517,21 @@ export class TableScreen {
     if (/^[1-9]$/.test(event.key)) {
       event.preventDefault();
       this.act(Number(event.key) - 1);
+    } else if (event.key === "Enter" && this.throwDue === this.seat && target === document.body) {
+      event.preventDefault();
+      this.throwDice();
     }
+  }
+
+  /** The roller's own throw: the server throws the dice it waited on for this seat. */
+  throwDice() {
+    if (this.pending || this.throwDue !== this.seat) return;
+    if (!this.connection.send({ type: "throw" })) {
+      this.showError("Not connected: your throw was not sent. Reconnecting…");
+      return;
+    }
+    this.pending = true;
+    for (const button of this.actions.querySelectorAll("button")) button.disabled = true;
   }
 
   async copyInvite(room) {
@@ -520,7 +559,7 @@ export class TableScreen {
 /** Column indices of an odds table with its verdict columns (words after the last column
  * of chances) moved to the front. */
 export function columnOrder(table) {
-  const isChance = (c) => c && typeof c === "object" && "fraction" in c;
+  const isChance = (c) => c && typeof c === "object" && "value" in c;
   const n = table.columns.length;
   const chance = [...Array(n).keys()].filter((i) => table.rows.some((row) => isChance(row[i])));
   const last = chance.length ? Math.max(...chance) : n;
@@ -534,6 +573,9 @@ function oddsCell(cell, named) {
     if (cell.value === 0) return h("span", { class: "pct" }, "0");
     if (cell.value === 1) return h("span", { class: "pct" }, "100%");
     return [h("span", { class: "pct" }, percent(cell.value)), h("span", { class: "frac" }, cell.fraction)];
+  }
+  if (cell && typeof cell === "object" && "value" in cell) {  // a chance known approximately
+    return h("span", { class: "pct" }, cell.value === 0 ? "0" : percent(cell.value));
   }
   return named(cellText(cell));
 }

@@ -1,5 +1,7 @@
-"""Environments for training agents on any installed game, without learning its internals.
+"""Dependency-free environments for every installed game: the base of the RL adapters.
 
+`dicehall.rl.pettingzoo` and `dicehall.rl.gymnasium` wrap these in the real
+library classes; these two run with nothing but dicehall installed.
 Two shapes, after the two conventions researchers already know:
 
 - `MultiAgentEnv` is turn-based like a PettingZoo AEC environment: every seat
@@ -16,10 +18,12 @@ order; that gives nothing away, because the core's views hide a commitment
 from the other seats until all are in.
 
 An observation is exactly the core's `state.view(seat)`: a JSON-able dict,
-nothing added, so an agent sees what a player at that seat sees (C6). An action
-is chosen by its index in `legal_actions(seat)`, or given as the action dict
-itself. Rewards are 0 until the game is over, then each seat's net gain
-(`Result.net`): what the game moved, in its unit (coins, stones, stakes).
+nothing added, so an agent sees what a player at that seat sees (C6);
+`observation_tensor(seat)` is the same view as the game's fixed-shape vector.
+An action is its fixed id (`Game.action_id`; any integer-like value, such as
+numpy.int64) or the action dict itself. Rewards are 0 until the game is
+over, then each seat's net gain (`Result.net`): what the game moved, in its
+unit (coins, stones, stakes).
 
 Everything goes through the core API and the registry (`make_game`, `Table`,
 `make_bots`), so a new game works here as soon as it is installed.
@@ -37,13 +41,14 @@ from rich.console import Console
 
 from dicehall.core.bots import Bot
 from dicehall.core.chance import RandomDice
+from dicehall.core.encoding import as_index
 from dicehall.core.errors import IllegalActionError
 from dicehall.core.game import Action, Game, State, View
 from dicehall.core.table import Table, make_bots
 from dicehall.games import make_game
 
 ActionChoice = int | Action
-"""An index into the legal actions of the seat to act, or one of those actions."""
+"""An action id (`Game.action_of`) or an action dict; integer-like ids such as numpy.int64 too."""
 
 Info = dict[str, Any]
 
@@ -81,17 +86,22 @@ class MultiAgentEnv:
         self.terminations: dict[int, bool] = {}
         self.truncations: dict[int, bool] = {}
         self.infos: dict[int, Info] = {}
+        self.options: dict[str, object] = dict(options or {})
         self._legal: Sequence[Action] = ()
         """The legal actions of `agent_selection`, asked of the state once per decision."""
         self._labels: dict[int, tuple[Action, str]] = {}
 
     # --- the episode --------------------------------------------------------------
 
-    def reset(self, seed: int | None = None) -> None:
+    def reset(self, seed: int | None = None, options: Mapping[str, object] | None = None) -> None:
         """Start an episode. A seed restarts the seed sequence; without one the next episode
-        of the sequence begins, so a run of episodes is as reproducible as one."""
+        of the sequence begins, so a run of episodes is as reproducible as one. `options`
+        (game options, as for `make_game`) apply from this episode on."""
+        if options is not None:
+            self.options = {**self.options, **options}
+            self.game = make_game(self.game.id, self.game.seats, self.options)
         if seed is not None:
-            self._seeds = random.Random(seed)
+            self._seeds = random.Random(as_index(seed, "a seed"))
         dice = RandomDice(self._seeds.getrandbits(64))
         self._table = Table(self.game, dice, names=self.names, record=False)
         self.steps = 0
@@ -100,33 +110,23 @@ class MultiAgentEnv:
         self.rewards = dict.fromkeys(self.possible_agents, 0)
         self.terminations = dict.fromkeys(self.possible_agents, False)
         self.truncations = dict.fromkeys(self.possible_agents, False)
-        self.infos = {seat: {"legal": []} for seat in self.possible_agents}
+        self.infos = {seat: self._no_choice() for seat in self.possible_agents}
         self._advance()
 
     def step(self, action: ActionChoice) -> None:
         """Apply the choice of `agent_selection`, then throw any dice that follow.
 
-        A bad index or an illegal action raises IllegalActionError and changes nothing.
+        A bad id or an illegal action raises IllegalActionError and changes nothing.
         """
         seat = self.agent_selection
         table = self._live()
         if not self.agents:
             raise IllegalActionError("the episode is over: call reset()")
-        legal = self._legal
-        if isinstance(action, int) and not isinstance(action, bool):
-            if not 0 <= action < len(legal):
-                raise IllegalActionError(
-                    f"action index {action} is out of range: seat {seat} has "
-                    f"{len(legal)} legal actions, indices 0 to {len(legal) - 1}"
-                )
-            action = legal[action]
-        elif not isinstance(action, Mapping):
-            raise IllegalActionError(
-                f"an action is an index 0 to {len(legal) - 1} or an action dict; got {action!r}"
-            )
+        if not isinstance(action, Mapping):
+            action = self.game.action_of(action)
         table.act(seat, action)
         self.steps += 1
-        self.infos[seat] = {"legal": []}
+        self.infos[seat] = self._no_choice()
         self._advance()
 
     def _advance(self) -> None:
@@ -148,7 +148,15 @@ class MultiAgentEnv:
             seat = min(actors)
             self.agent_selection = seat
             self._legal = state.legal_actions(seat)
-            self.infos[seat] = {"legal": self.labels(self._legal)}
+            ids = state.legal_action_ids(seat)
+            self.infos[seat] = {
+                "legal": ids,
+                "labels": self.labels([self.game.action_of(i) for i in ids]),
+            }
+
+    @staticmethod
+    def _no_choice() -> Info:
+        return {"legal": [], "labels": []}
 
     def _live(self) -> Table:
         if self._table is None:
@@ -180,6 +188,14 @@ class MultiAgentEnv:
     def legal_actions(self, seat: int) -> list[Action]:
         """The actions `seat` may choose now; empty unless it is `agent_selection`."""
         return list(self._legal) if seat == self.agent_selection else []
+
+    def legal_action_ids(self, seat: int) -> list[int]:
+        """The ids of the actions `seat` may choose now, increasing; empty unless it is to act."""
+        return list(self.infos[seat]["legal"]) if seat == self.agent_selection else []
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """`seat`'s view as the game's fixed-shape vector (`Game.observation_shape`)."""
+        return self.state.observation_tensor(seat)
 
     def last(self) -> tuple[View, int, bool, bool, Info]:
         """(observation, reward, termination, truncation, info) of `agent_selection`."""
@@ -243,11 +259,13 @@ class SingleAgentEnv:
         self._bots: dict[int, Bot] = {}
         make_bots(self.env.game, self.opponents, random.Random(0), self.others)  # check names
 
-    def reset(self, seed: int | None = None) -> tuple[View, Info]:
+    def reset(
+        self, seed: int | None = None, options: Mapping[str, object] | None = None
+    ) -> tuple[View, Info]:
         """Start an episode and play the bots up to this seat's first decision."""
         if seed is not None:
-            self._seeds = random.Random(seed)
-        self.env.reset(seed=self._seeds.getrandbits(64))
+            self._seeds = random.Random(as_index(seed, "a seed"))
+        self.env.reset(seed=self._seeds.getrandbits(64), options=options)
         bot_rng = random.Random(self._seeds.getrandbits(64))
         self._bots = make_bots(self.env.game, self.opponents, bot_rng, self.others)
         self._play_bots()
@@ -276,8 +294,9 @@ class SingleAgentEnv:
             env.step(self._bots[seat].choose(env.observe(seat), env.legal_actions(seat)))
 
     def _info(self) -> Info:
-        legal = self.env.legal_actions(self.seat)
-        return {"legal": legal, "labels": self.env.labels(legal)}
+        if self.env.agents and self.env.agent_selection == self.seat:
+            return dict(self.env.infos[self.seat])
+        return MultiAgentEnv._no_choice()
 
     def render(self) -> str:
         """The game's terminal picture of this seat's view, as plain text."""

@@ -1,0 +1,79 @@
+"""What the Toplshteyner solver tells a player: each choice's value, and game odds.
+
+Every number here comes from the solved model of `solver.py`, in which every
+seat plays the solver's policy; the panel and `dicehall odds` say so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from dicehall.core import Action, Game, View
+from dicehall.core.odds import OddsTable
+from dicehall.games.toplshteyner import odds, solver
+
+MODEL_NOTE = (
+    "From the exact solution (dynamic programming over lives, pot and the turn), "
+    "every seat playing the solver's policy."
+)
+
+
+def decision_advice(game: Game, view: View, legal: Sequence[Action]) -> OddsTable | None:
+    if not legal or view.get("phase") not in ("elect", "buy"):
+        return None
+    why = ""
+    if not solver.solved(view):
+        why = f"More than {solver.EXACT_PLAYERS} players are in: beyond the solver's tables"
+    else:
+        try:
+            money = solver.decision(view, "money")
+            win = solver.decision(view, "win")
+        except solver.NotSolved:
+            why = "The solver's tables for this table are not computed yet"
+    if why:
+        table = odds.decision_advice(game, view, legal)  # type: ignore[arg-type]
+        if table is not None:
+            table.note += f" {why}, so these are the heuristic's estimates."
+        return table
+    seat = int(view["roller"])
+    sunk = 3 + 2 * int(view["bought"][seat])  # a net is K if it wins, less these
+    stake = int(view.get("stake", 1))
+    paying = not view["for_fun"]
+    rows: list[list[Any]] = []
+    for action in legal:
+        key = action["seat"] if action["type"] == "elect" else action["type"] == "buy"
+        ev = dict(money.values)[key]
+        chance = dict(win.values)[key]
+        net = (ev - sunk) if paying else (ev * 3 * len(view["lives"]) - 3)
+        mark = "◀ solver" if key == money.choice else ""
+        rows.append(
+            [game.action_label(action), f"{net * stake:+.3f}", f"{chance * 100:.2f}%", mark]
+        )
+    note = MODEL_NOTE + (
+        " Expected net: your money at the end of the game, in the table's stake "
+        "(the solver's objective). Chance to win: under the model where every seat "
+        "plays for the win."
+    )
+    if max(money.epsilon, win.epsilon) > 1e-6:
+        note += (
+            f" Where best replies go round in a cycle the solver's choices are held: "
+            f"a seat could gain at most {max(money.epsilon, win.epsilon):.2g} by choosing "
+            "otherwise once."
+        )
+    return OddsTable(
+        title="Each choice, solved",
+        columns=["choice", "expected net", "chance to win", "solver"],
+        rows=rows,
+        note=note,
+    )
+
+
+def win_chances(lives: tuple[int, ...], for_fun: bool, sixes_end_turn: bool) -> list[float]:
+    """Each player's chance to win from `lives` (the roller first), nobody out yet and
+    nothing bought: the pot holds the lives lost (for fun: less the fourth lives taken)."""
+    seats = len(lives)
+    engine = solver.solver("win", for_fun, sixes_end_turn, seats)
+    k = engine.model.key(seats)
+    engine.solve()
+    return [float(x) for x in engine.layer(seats, k).values[solver.position_index(lives)]]

@@ -1,0 +1,45 @@
+"""The Toplshteyner solver bots: the exactly solved choices of `solver.py`.
+
+`solver` maximises the seat's expected net money (the game is played for
+money, P1); `solver_win` maximises its chance to win. Both read the roller's
+decision off the solved tables in constant time. With more players in than
+the tables hold (solver.EXACT_PLAYERS), or tables not solved yet (they ship
+for the default options up to four seats; `benchmarks/toplshteyner_solver.py`
+solves the rest into the cache, which takes minutes, too long for a move),
+they choose as the heuristic does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from dicehall.core import Action, Game, View
+from dicehall.games.toplshteyner import solver
+from dicehall.games.toplshteyner.bots import HeuristicBot
+from dicehall.games.toplshteyner.rules import BUY_LIFE, DECLINE_LIFE
+
+
+class SolverBot:
+    objective = "money"
+
+    def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.fallback = HeuristicBot(game, seat, rng)
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1 or view["phase"] not in ("elect", "buy"):
+            return legal[0]
+        if not solver.solved(view):
+            return self.fallback.choose(view, legal)
+        try:
+            choice = solver.decision(view, self.objective).choice
+        except solver.NotSolved:
+            return self.fallback.choose(view, legal)
+        if view["phase"] == "buy":
+            return BUY_LIFE if choice else DECLINE_LIFE
+        return next(a for a in legal if a["seat"] == choice)
+
+
+class WinSolverBot(SolverBot):
+    objective = "win"

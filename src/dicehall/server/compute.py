@@ -1,0 +1,87 @@
+"""Odds and advice, computed in worker processes and never on the event loop.
+
+Exact odds can take seconds (Toplshteyner with eight seats: tens of seconds),
+so they run in a `Pool` of processes. Odds answers depend only on the game and
+the query, so they are cached; identical requests in flight share one job. A
+request whose answer is not ready within `odds_wait_seconds` is answered 503
+with Retry-After while the job runs on and fills the cache for the retry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dicehall.core.game import Action, Game, View
+from dicehall.server.config import ServerConfig
+from dicehall.server.workers import Busy, Pool
+
+OddsKey = tuple[type[Game], tuple[tuple[str, str], ...]]
+
+
+def odds_json(cls: type[Game], query: dict[str, str]) -> list[dict[str, Any]]:
+    """In a worker: `Game.odds` as JSON (bad queries raise the core's OptionError)."""
+    return [table.to_json() for table in cls.odds(query)]
+
+
+def advice_json(game: Game, view: View, legal: list[Action]) -> dict[str, Any] | None:
+    """In a worker: `Game.advice` as JSON, or None where the game offers none."""
+    table = game.advice(view, legal)
+    return None if table is None else table.to_json()
+
+
+class Compute:
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.pool = Pool(
+            "odds and advice",
+            config.compute_workers,
+            config.compute_queue,
+            processes=config.compute_in_processes,
+            retry_after=config.retry_after_seconds,
+        )
+        self.cache: OrderedDict[OddsKey, list[dict[str, Any]]] = OrderedDict()
+        self.running: dict[OddsKey, asyncio.Future[list[dict[str, Any]]]] = {}
+
+    async def odds(self, cls: type[Game], query: Mapping[str, str]) -> list[dict[str, Any]]:
+        """The odds tables of a query, from the cache, or within the wait, or Busy."""
+        key: OddsKey = (cls, tuple(sorted(query.items())))
+        cached = self.cache.get(key)
+        if cached is not None:
+            self.cache.move_to_end(key)
+            return cached
+        future = self.running.get(key)
+        if future is None:
+            future = self.pool.submit(odds_json, cls, dict(query))
+            self.running[key] = future
+            future.add_done_callback(lambda f: self._finished(key, f))
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), self.config.odds_wait_seconds)
+        except TimeoutError:
+            wait = self.config.retry_after_seconds
+            raise Busy(
+                f"these odds take a while to work out; they will be ready soon: "
+                f"try again in {wait} s",
+                wait,
+            ) from None
+
+    def _finished(self, key: OddsKey, future: asyncio.Future[list[dict[str, Any]]]) -> None:
+        self.running.pop(key, None)
+        if future.cancelled() or future.exception() is not None:
+            return
+        self.cache[key] = future.result()
+        while len(self.cache) > self.config.odds_cache_size:
+            self.cache.popitem(last=False)
+
+    async def advice(
+        self, game: Game, view: View, legal: Sequence[Action]
+    ) -> dict[str, Any] | None:
+        return await self.pool.run(advice_json, game, view, list(legal))
+
+    def warm(self) -> None:
+        self.pool.warm()
+
+    def close(self) -> None:
+        self.pool.close()

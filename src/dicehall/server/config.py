@@ -1,0 +1,41 @@
+"""The server's settings that are not per-client limits (those are `limits.Limits`).
+
+Plain values with defaults that suit one server for people; `create_app(config=...)`
+takes them and `dicehall serve` fills them from its options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """How the server logs, how much slow work it queues, and how it retries the database."""
+
+    # logging (commands.logging_config)
+    log_level: str = "info"  # debug, info, warning, error
+    access_log: bool = True  # one line per HTTP request and WebSocket connect
+
+    # odds and advice: worker processes (0: threads of this process), a bounded queue,
+    # and how long an odds request waits before it answers 503 (its answer is cached later)
+    compute_workers: int = 1
+    compute_in_processes: bool = True
+    compute_queue: int = 8
+    odds_wait_seconds: float = 2.0
+    odds_cache_size: int = 512
+
+    # bots think in threads; a table's bot turns wait in a bounded queue
+    bot_threads: int = 2
+    bot_queue: int = 256
+
+    # the database: one writer thread, a bounded queue of writes, SQLite's busy timeout,
+    # and how a table retries a step the database refused before it gives up on it
+    write_queue: int = 1000
+    busy_timeout_seconds: float = 5.0
+    retry_first_seconds: float = 0.1
+    retry_max_seconds: float = 2.0
+    retry_give_up_seconds: float = 60.0
+
+    # how long a client is asked to wait (Retry-After) when the server is busy
+    retry_after_seconds: int = 5

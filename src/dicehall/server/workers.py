@@ -1,0 +1,120 @@
+"""Bounded pools that keep slow work off the event loop.
+
+Every table runs on the server's one event loop, so anything that takes more
+than a few milliseconds there (odds, advice, a bot's search, a database write
+that waits for a lock) would freeze every table at once. Such work goes to a
+`Pool`: a thread or process executor with a cap on the jobs running or
+waiting. Past the cap a job is refused at once with `Busy` (503 with
+Retry-After over HTTP, an error message over the WebSocket) instead of
+queueing without end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+log = logging.getLogger("dicehall.server")
+
+T = TypeVar("T")
+
+
+class Busy(Exception):
+    """The server cannot take this on now (503); retry_after is in whole seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Pool:
+    """At most `limit` jobs running or waiting in an executor made on first use.
+
+    `workers` threads, or processes with `processes=True` (for pure-Python CPU
+    work, which in a thread would still hold the interpreter lock the event
+    loop needs). `workers=0` runs jobs inline: for an in-memory database,
+    whose one connection may not cross threads.
+    """
+
+    def __init__(
+        self, what: str, workers: int, limit: int, processes: bool = False, retry_after: int = 5
+    ) -> None:
+        self.what = what
+        self.workers = workers
+        self.limit = limit
+        self.processes = processes
+        self.retry_after = retry_after
+        self.pending = 0
+        self._executor: Executor | None = None
+
+    def executor(self) -> Executor:
+        if self._executor is None:
+            if self.processes:
+                # spawn, not fork: the server has threads, and a forked child would inherit
+                # their locks mid-flight
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+            else:
+                self._executor = ThreadPoolExecutor(self.workers, f"dicehall-{self.what}")
+        return self._executor
+
+    def busy(self) -> Busy:
+        return Busy(
+            f"the server is busy with {self.what}; try again in {self.retry_after} s",
+            self.retry_after,
+        )
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Start a job (or refuse it with Busy); the future can be shielded and shared."""
+        if self.pending >= self.limit:
+            raise self.busy()
+        loop = asyncio.get_running_loop()
+        if self.workers == 0:
+            future: asyncio.Future[T] = loop.create_future()
+            try:
+                future.set_result(fn(*args))
+            except Exception as e:
+                future.set_exception(e)
+            return future
+        try:
+            future = asyncio.wrap_future(self.executor().submit(fn, *args), loop=loop)
+        except (BrokenProcessPool, RuntimeError):
+            self._replace()
+            raise self.busy() from None
+        self.pending += 1
+        future.add_done_callback(self._done)
+        return future
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        try:
+            return await self.submit(fn, *args)
+        except BrokenProcessPool:
+            self._replace()
+            raise self.busy() from None
+
+    def _done(self, future: asyncio.Future[Any]) -> None:
+        self.pending -= 1
+        if not future.cancelled() and isinstance(future.exception(), BrokenProcessPool):
+            self._replace()
+
+    def _replace(self) -> None:
+        """A worker process died (killed, out of memory): start afresh on the next job."""
+        if self._executor is not None:
+            log.error("%s: a worker process died; starting new ones", self.what)
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def warm(self) -> None:
+        """Start the workers now rather than on the first request (processes take a while)."""
+        if self.workers and self.processes:
+            self.executor().submit(int)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
