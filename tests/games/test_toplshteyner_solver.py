@@ -107,9 +107,9 @@ def test_P9_money_and_win_disagree_where_the_pot_is_small() -> None:
     assert dict(money.values)[money.choice] == max(dict(money.values).values())
 
 
-def test_solver_bots_are_listed_first_and_decide_from_the_view_alone() -> None:
+def test_solver_bots_follow_the_heuristic_and_decide_from_the_view_alone() -> None:
     game = make_game("toplshteyner", 2)
-    assert list(game.bots())[:2] == ["solver", "solver_win"]
+    assert list(game.bots())[:3] == ["heuristic", "solver", "solver_win"]
     for name in ("solver", "solver_win"):
         for seed in range(3):
             table = Table(game, RandomDice(seed), record=False)
