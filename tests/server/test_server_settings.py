@@ -31,6 +31,10 @@ def served(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
     monkeypatch.setattr("uvicorn.run", run)
     monkeypatch.setattr(commands, "tune_gc", lambda: None)
+    # The process-wide tunings stay out of the test run: a log handler bound to the
+    # runner's captured stderr would outlive it, and the switch interval is global.
+    monkeypatch.setattr(commands, "tune_threads", lambda: None)
+    monkeypatch.setattr(commands.logging.config, "dictConfig", lambda config: None)
     monkeypatch.setattr(commands, "check_port_free", lambda host, port: None)
     for name in ServerSettings.model_fields:
         monkeypatch.delenv(f"DICEHALL_{name.upper()}", raising=False)
