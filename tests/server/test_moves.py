@@ -57,7 +57,11 @@ def test_a_double_sent_and_a_resent_move_are_applied_once(
         for seat, token in tokens.items():
             socks[seat] = client.websocket_connect(url + token).__enter__()
             welcomes[seat] = until(socks[seat], "welcome")[0]
-        seat = next(s for s, w in welcomes.items() if w["legal"])
+        seat = next((s for s, w in welcomes.items() if w["legal"]), None)
+        if seat is None:  # an exception with sockets open would hang the client's exit
+            for sock in socks.values():
+                sock.__exit__(None, None, None)
+            pytest.skip(f"{gid}: no seat has a choice when the table starts (dice alone move it)")
         ws, position = socks[seat], welcomes[seat]
         frame = {
             "type": "action",
