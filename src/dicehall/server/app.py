@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 
 from dicehall import __version__
 from dicehall.core.game import Game
+from dicehall.server.account_api import Accounts, account_router
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
 from dicehall.server.compute import Compute
@@ -21,6 +22,8 @@ from dicehall.server.config import ServerConfig
 from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
+from dicehall.server.profiles import Profiles, profile_router
+from dicehall.server.results import Results
 from dicehall.server.settings import DEFAULT_GRACE_SECONDS
 from dicehall.server.sockets import serve_socket
 from dicehall.server.store import SQLITE_SYNCHRONOUS, Store
@@ -59,6 +62,11 @@ def create_app(
         store, Catalog(games), limits.max_waiting_tables, limits.waiting_minutes * 60, config
     )
     compute = Compute(config)
+    catalog = hall.catalog
+    bot_names = {b for gid in catalog.ids() for b in catalog.describe(gid)["bots"]}
+    accounts = Accounts(store, limits, config, bot_names)
+    results = Results(store, accounts.db)
+    hall.finish_hooks.append(results.finished)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -66,16 +74,26 @@ def create_app(
         resumed = await hall.resume_all()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
+        recorded = await results.catch_up(hall)
+        if recorded:
+            log.info("recorded the results of %d tables a stop had left unrecorded", recorded)
         sweeper = asyncio.create_task(sweep_forever(hall))
         yield
         sweeper.cancel()
         hall.close()
         compute.close()
+        accounts.passwords.close()
         await asyncio.sleep(0)
 
     app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
-    app.include_router(api_router(hall, limits, compute, grace_seconds))
+    app.include_router(api_router(hall, limits, compute, grace_seconds, accounts))
+
+    async def forget(account_id: str) -> None:
+        await results.forget(hall, account_id)
+
+    app.include_router(account_router(accounts, forget))
+    app.include_router(profile_router(Profiles(store.engine, accounts.db), results, catalog.ids()))
 
     @app.exception_handler(TooManyRequests)
     async def too_many(_request: Request, e: TooManyRequests) -> JSONResponse:
@@ -89,8 +107,9 @@ def create_app(
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
-        """Play (with ?token=) or watch a table."""
-        await serve_socket(ws, hall, compute, table_id, rate, burst)
+        """Play (with ?token=, or ?seat=N logged in as its player) or watch a table."""
+        account = await accounts.viewer(ws) if "seat" in ws.query_params else None
+        await serve_socket(ws, hall, compute, table_id, rate, burst, account)
 
     if (WEB / "index.html").exists():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")

@@ -103,6 +103,12 @@ class ServerSettings(BaseSettings):
         _LIMITS.odds_per_minute, gt=0, description="odds requests a minute per address"
     )
     odds_burst: int = Field(_LIMITS.odds_burst, ge=1, description="odds requests at once")
+    logins_per_minute: float = Field(
+        _LIMITS.logins_per_minute, gt=0, description="login attempts a minute per address and name"
+    )
+    logins_burst: int = Field(
+        _LIMITS.logins_burst, ge=1, description="login attempts at once per address and name"
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod
