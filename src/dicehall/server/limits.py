@@ -12,6 +12,9 @@ message limit is the same bucket.
 The address is the connection's peer: behind a reverse proxy every client
 shares the proxy's address unless uvicorn is told to trust its forwarded
 headers (`--proxy-headers`, `--forwarded-allow-ips`).
+
+Login attempts have buckets of their own (account_api.py): per address, and
+per account name, so that many addresses cannot guess one password faster.
 """
 
 from __future__ import annotations
