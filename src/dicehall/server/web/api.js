@@ -57,6 +57,10 @@ export const api = {
       call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { entropy }, { "X-Seat-Token": token })),
   transcript: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/transcript`),
   transcriptUrl: (id) => `/api/tables/${encodeURIComponent(id)}/transcript`,
+  replay: (id, seat, token) =>
+    call("GET", `/api/tables/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`, undefined,
+      token ? { "X-Seat-Token": token } : {}),
+  replayFile: (transcript, seat) => call("POST", "/api/replay", { transcript, seat }),
   chat: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
   verifyUrl: (id) => `/api/tables/${encodeURIComponent(id)}/verify`,
   verifyMine: (id, openings) =>
