@@ -26,6 +26,7 @@ from dicehall.server.expiry import expiry_text, stale
 from dicehall.server.fairness import MODES, SEALED, check_commit, commitment_for, new_seed
 from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, SaveError, token_hash
+from dicehall.server.outside_bots import OUTSIDE, kept_seat
 from dicehall.server.settings import (
     SettingsStore,
     TableSettings,
@@ -167,9 +168,10 @@ class Hall:
         for seat, bot in bots.items():
             if not 0 <= seat < game.seats:
                 raise OptionError(f"there is no seat {seat}; seats are 0 to {game.seats - 1}")
-            if bot not in known:
+            if bot not in known and bot != OUTSIDE:
                 raise OptionError(
                     f"unknown bot {bot!r} for {game.id}; its bots are: {', '.join(known)}"
+                    f" (or {OUTSIDE!r}: a seat kept for a bot from outside)"
                 )
         humans = [s for s in range(game.seats) if s not in bots]
         if not humans:
@@ -179,6 +181,9 @@ class Hall:
         players: list[dict[str, Any]] = []
         for seat in range(game.seats):
             seat_bot = bots.get(seat)
+            if seat_bot == OUTSIDE:
+                players.append(kept_seat())
+                continue
             name = names[seat] if names is not None and seat < len(names) else ""
             players.append(
                 {
