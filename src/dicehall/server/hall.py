@@ -13,6 +13,7 @@ import logging
 import random
 import re
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
@@ -27,6 +28,7 @@ from dicehall.server.fairness import MODES, SEALED, check_commit, commitment_for
 from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, SaveError, token_hash
 from dicehall.server.outside_bots import OUTSIDE, kept_seat
+from dicehall.server.quickmatch import lobby_facts
 from dicehall.server.settings import (
     SettingsStore,
     TableSettings,
@@ -125,6 +127,7 @@ class Hall:
     def open_tables(self) -> list[dict[str, Any]]:
         """The lobby's list: listed tables waiting or in play (private ones only by room)."""
         out = []
+        now = time.time()
         for table in self.live.values():
             if not table.settings.listed:
                 continue
@@ -139,6 +142,7 @@ class Hall:
                     "seats_taken": taken,
                     "free_seats": table.free_seats(),
                     "names": table.names,
+                    **lobby_facts(table, now),
                 }
             )
         return out

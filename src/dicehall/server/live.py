@@ -121,6 +121,7 @@ class LiveTable:
         self.hurried = False  # nobody left to watch: bots move without a pause
         self.banks = TimeBanks(0.0)  # set by the hall from the settings (timebank.py)
         self.clock: Callable[[], float] = time.time  # turn deadlines; tests set a fake one
+        self.moved_at = time.time()  # the last seat's move (or since held): the lobby shows it
 
     # --- building ------------------------------------------------------------------
 
@@ -426,6 +427,8 @@ class LiveTable:
                 raise
             self.stored_status = self.record.status
             self._track_turns(mover)
+            if mover is not None:
+                self.moved_at = time.time()
         self._plan(mover)
         self._broadcast(first, logged)
         if self.dice.round is not None and self._round_timer is None:
