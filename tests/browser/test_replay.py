@@ -86,7 +86,7 @@ def test_board_replay_draws_each_seats_view(
     server, db = served
     cls = make_game(game)
     seats = cls.seats
-    bot = next(iter(cls.bots()))
+    bot = "heuristic" if "heuristic" in cls.bots() else next(iter(cls.bots()))  # quick
     table = post(
         f"{server}/api/tables",
         {

@@ -21,6 +21,8 @@ from dicehall.server.config import ServerConfig
 from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
+from dicehall.server.outside_bots import BotTokens, bots_router
+from dicehall.server.quickmatch import quickmatch_router
 from dicehall.server.replay import replay_router
 from dicehall.server.settings import DEFAULT_GRACE_SECONDS
 from dicehall.server.sockets import serve_socket
@@ -78,6 +80,8 @@ def create_app(
     app.state.hall = hall
     app.include_router(api_router(hall, limits, compute, grace_seconds))
     app.include_router(replay_router(hall))
+    app.include_router(bots_router(hall, BotTokens(store.engine), limits))
+    app.include_router(quickmatch_router(hall, limits, grace_seconds))
 
     @app.exception_handler(TooManyRequests)
     async def too_many(_request: Request, e: TooManyRequests) -> JSONResponse:

@@ -47,6 +47,7 @@ export const api = {
   openTables: () => call("GET", "/api/tables"),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
+  quickmatch: (body) => seated((entropy) => call("POST", "/api/quickmatch", { ...body, entropy })),
   create: (body) => seated((entropy) => call("POST", "/api/tables", { ...body, entropy })),
   joinRoom: (code, body) =>
     seated((entropy) => call("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { ...body, entropy })),
