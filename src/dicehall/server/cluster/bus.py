@@ -59,6 +59,7 @@ class Bus:
         self.pubsub: Any = None
         self.tasks: list[asyncio.Task[None]] = []
         self.handlers: set[asyncio.Task[None]] = set()
+        self.stopping = False
 
     def inbox(self, node: str) -> str:
         return f"{self.prefix}inbox:{node}"
@@ -81,14 +82,13 @@ class Bus:
         """Send what is queued (briefly), then stop listening."""
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._drained(), 2.0)
-        for task in self.tasks:
-            task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, RedisError):
-                await task
-        if self.pubsub is not None:
-            with contextlib.suppress(RedisError):
-                await self.pubsub.aclose()
+        self.stopping = True
+        self.tasks[1].cancel()  # the publisher
+        if self.pubsub is not None:  # the reader's listen() ends with its connection
+            with contextlib.suppress(RedisError, OSError, asyncio.TimeoutError):
+                await asyncio.wait_for(self.pubsub.aclose(), 2.0)
+        self.tasks[0].cancel()
+        await asyncio.wait(self.tasks, timeout=0.5)  # a cancelled read may linger in redis-py
 
     async def _drained(self) -> None:
         while not self.queue.empty():
@@ -151,7 +151,7 @@ class Bus:
 
     async def _read(self) -> None:
         relay = self.relay_channel(self.node).encode()
-        while True:
+        while not self.stopping:
             try:
                 async for m in self.pubsub.listen():
                     if m["type"] != "message":
