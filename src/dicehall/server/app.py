@@ -23,6 +23,9 @@ from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
 from dicehall.server.ops import Check, Metrics, ops_router
+from dicehall.server.outside_bots import BotTokens, bots_router
+from dicehall.server.quickmatch import quickmatch_router
+from dicehall.server.replay import replay_router
 from dicehall.server.settings import DEFAULT_GRACE_SECONDS
 from dicehall.server.sockets import serve_socket
 from dicehall.server.store import SQLITE_SYNCHRONOUS, Store, schema_lock
@@ -69,6 +72,7 @@ def create_app(
         hall = Hall(
             store, Catalog(games), limits.max_waiting_tables, limits.waiting_minutes * 60, config
         )
+        bot_tokens = BotTokens(store.engine)
     compute = Compute(config)
     metrics = Metrics(hall)
     hall.on_move = metrics.moved
@@ -109,6 +113,9 @@ def create_app(
     app.state.hall = hall
     app.include_router(api_router(hall, limits, compute, grace_seconds))
     app.include_router(ops_router(metrics, checks))
+    app.include_router(replay_router(hall))
+    app.include_router(bots_router(hall, bot_tokens, limits))
+    app.include_router(quickmatch_router(hall, limits, grace_seconds))
 
     @app.exception_handler(TooManyRequests)
     async def too_many(_request: Request, e: TooManyRequests) -> JSONResponse:

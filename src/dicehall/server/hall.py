@@ -13,6 +13,7 @@ import logging
 import random
 import re
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -26,6 +27,8 @@ from dicehall.server.expiry import expiry_text, stale
 from dicehall.server.fairness import MODES, SEALED, check_commit, commitment_for, new_seed
 from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, SaveError, token_hash
+from dicehall.server.outside_bots import OUTSIDE, kept_seat
+from dicehall.server.quickmatch import lobby_facts
 from dicehall.server.settings import (
     SettingsStore,
     TableSettings,
@@ -129,6 +132,7 @@ class Hall:
     def open_tables(self) -> list[dict[str, Any]]:
         """The lobby's list: listed tables waiting or in play (private ones only by room)."""
         out = []
+        now = time.time()
         for table in self.live.values():
             if not table.settings.listed:
                 continue
@@ -143,6 +147,7 @@ class Hall:
                     "seats_taken": taken,
                     "free_seats": table.free_seats(),
                     "names": table.names,
+                    **lobby_facts(table, now),
                 }
             )
         return out
@@ -172,9 +177,10 @@ class Hall:
         for seat, bot in bots.items():
             if not 0 <= seat < game.seats:
                 raise OptionError(f"there is no seat {seat}; seats are 0 to {game.seats - 1}")
-            if bot not in known:
+            if bot not in known and bot != OUTSIDE:
                 raise OptionError(
                     f"unknown bot {bot!r} for {game.id}; its bots are: {', '.join(known)}"
+                    f" (or {OUTSIDE!r}: a seat kept for a bot from outside)"
                 )
         humans = [s for s in range(game.seats) if s not in bots]
         if not humans:
@@ -184,6 +190,9 @@ class Hall:
         players: list[dict[str, Any]] = []
         for seat in range(game.seats):
             seat_bot = bots.get(seat)
+            if seat_bot == OUTSIDE:
+                players.append(kept_seat())
+                continue
             name = names[seat] if names is not None and seat < len(names) else ""
             players.append(
                 {

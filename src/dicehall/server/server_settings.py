@@ -135,6 +135,12 @@ class ServerSettings(BaseSettings):
         _CONFIG.bot_threads, ge=1, le=64, description="threads the bots think in"
     )
     bot_queue: int = Field(_CONFIG.bot_queue, ge=1, description="bot turns running or waiting")
+    outside_bot_ms: int = Field(
+        _CONFIG.outside_bot_ms,
+        ge=1,
+        le=60_000,
+        description="milliseconds a bot from outside has for each decision",
+    )
     write_queue: int = Field(
         _CONFIG.write_queue, ge=1, description="database writes waiting for the writer thread"
     )
