@@ -15,7 +15,7 @@ import re
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from dicehall.core.errors import DicehallError, OptionError
@@ -98,6 +98,11 @@ class Hall:
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()
         self.rooms: dict[str, str] = {}
         self.rng = random.Random(secrets.randbits(64))  # bots' own choices, not the dice
+        # hooks of several processes on one site (server/cluster/) and of the metrics
+        # (server/ops.py); None for one process
+        self.on_open: Callable[[str], Awaitable[None]] | None = None  # before it is stored
+        self.on_end: Callable[[str], None] | None = None  # over or closed
+        self.on_move: Callable[[float], None] | None = None  # a move took this many seconds
 
     # --- lookup --------------------------------------------------------------------
 
@@ -313,6 +318,8 @@ class Hall:
             fairness=fairness,
         )
         old_id = None if rematch_of is None else rematch_of.id
+        if self.on_open is not None:
+            await self.on_open(record.id)
         await self.store.write(self._insert, record, old_id, settings)
         if rematch_of is not None:
             rematch_of.record.rematch_id = record.id
@@ -338,6 +345,7 @@ class Hall:
     def _rebuild(self, record: TableRecord, steps: list[Any]) -> LiveTable:
         game = self.catalog.make(record.game, record.seats, record.options)
         table = LiveTable(record, game, self.store, self.config, self.bot_pool)
+        table.on_move = self.on_move
         table.settings = self.settings.get(record.id)
         table.chat = TableChat(self.chats, record.id, table.settings, self.settings)
         table.banks = TimeBanks(time_bank(table.settings, record.turn_seconds))
@@ -356,6 +364,8 @@ class Hall:
             del self.live[table.id]
             self.rooms.pop(table.record.room, None)
             self._keep_finished(table)
+            if self.on_end is not None:
+                self.on_end(table.id)
 
     def _keep_finished(self, table: LiveTable) -> None:
         self.finished[table.id] = table
@@ -375,18 +385,32 @@ class Hall:
         """Rebuild every unfinished table from its stored steps and go on playing."""
         count = 0
         for record, steps in self.store.unfinished():
-            try:
-                table = self._rebuild(record, steps)
-            except DicehallError as e:  # its game is gone, or the rules changed under it
-                log.error("table %s cannot be resumed: %s", record.id, e)
-                continue
-            self._hold(table)
-            try:
-                await table.resume()
-            except SaveError as e:
-                log.error("table %s: could not resume yet: %s", record.id, e)
-            count += 1
+            count += await self.adopt(record, steps)
         return count
+
+    async def adopt(self, record: TableRecord, steps: list[Any]) -> bool:
+        """Rebuild an unfinished table from its stored steps and go on playing it here
+        (at start, or taken over from another process of the site)."""
+        try:
+            table = self._rebuild(record, steps)
+        except DicehallError as e:  # its game is gone, or the rules changed under it
+            log.error("table %s cannot be resumed: %s", record.id, e)
+            return False
+        self._hold(table)
+        try:
+            await table.resume()
+        except SaveError as e:
+            log.error("table %s: could not resume yet: %s", record.id, e)
+        return True
+
+    def release(self, table_id: str) -> LiveTable | None:
+        """Stop holding a table (another process of the site plays it now): its timers
+        and bots stop; its stored steps are the table."""
+        table = self.live.pop(table_id, None) or self.finished.pop(table_id, None)
+        if table is not None:
+            self.rooms.pop(table.record.room, None)
+            table.close()
+        return table
 
     def close(self) -> None:
         for table in self.live.values():

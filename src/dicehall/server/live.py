@@ -114,6 +114,7 @@ class LiveTable:
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._bot_turns: dict[int, asyncio.Handle] = {}
         self.on_change: Callable[[LiveTable], None] | None = None
+        self.on_move: Callable[[float], None] | None = None  # seconds a move took (ops.py)
         self.settings = TableSettings()
         self.presence = Presence(self)
         self.chat: TableChat | None = None  # set by the hall, which holds the chat's store
@@ -322,6 +323,7 @@ class LiveTable:
         await self._whole(self._locked_move(seat, action, step))
 
     async def _locked_move(self, seat: int, action: Action | None, step: int) -> None:
+        began = time.perf_counter()
         async with self._stepping():
             self._check_playing()
             self._check_fresh(seat, step)
@@ -333,6 +335,8 @@ class LiveTable:
                 played = self.state.apply(seat, action)
                 self.steps.append({"seat": seat, "action": dict(played)})
             await self._commit(first, logged, seat)
+        if self.on_move is not None:
+            self.on_move(time.perf_counter() - began)
 
     @contextlib.asynccontextmanager
     async def _stepping(self) -> AsyncIterator[None]:

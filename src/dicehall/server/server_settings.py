@@ -58,6 +58,11 @@ class ServerSettings(BaseSettings):
 
     # where the server listens and keeps its tables
     db: str = Field(DEFAULT_DB, description="SQLAlchemy URL; a bare path is an SQLite file")
+    redis: str | None = Field(
+        None,
+        description="Redis URL: this process is one of several serving the tables of one"
+        " PostgreSQL database (docs/server.md, Several processes)",
+    )
     host: str = Field("127.0.0.1", description="address to listen on")
     port: int = Field(8000, ge=0, le=65535, description="port to listen on")
     log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
