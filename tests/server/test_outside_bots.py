@@ -56,6 +56,9 @@ def test_a_kept_seat_waits_for_a_bot(tmp_path: Path) -> None:
         table = create(client, "duel", bots={1: "outside"})
         tid = table["table_id"]
         assert table["seat"] == 0
+        seats = client.get(f"/api/tables/{tid}").json()["seats"]
+        assert [s["outside_bot"] for s in seats] == [False, True]
+        assert 1 not in client.get(f"/api/tables/{tid}").json()["free_seats"]
         assert client.post(f"/api/tables/{tid}/join", json={}).status_code == 409
         sit = "/api/bots/sit"
         assert client.post(sit).status_code == 401
