@@ -15,6 +15,8 @@ profiles.py  players' pages, leaderboards, a game's record
 migrations/  the database schema's Alembic revisions
 commands.py  `dicehall serve` and `dicehall verify`
 server_settings.py  the server's settings: DICEHALL_* variables, config file, flags
+ops.py       health, readiness and Prometheus metrics
+cluster/     several processes on one site (--redis): leases, the bus, forwarding
 
 The web stack (FastAPI, uvicorn, SQLAlchemy) comes with the `server` extra, so
 nothing here imports it until `create_app` is asked for: `dicehall verify`
@@ -38,6 +40,8 @@ SERVER_MODULES = (
     "sqlalchemy",
     "pydantic_settings",
     "websockets",
+    "prometheus_client",
+    "redis",
     "alembic",
     "argon2",
 )

@@ -25,6 +25,7 @@ from starlette.requests import HTTPConnection
 
 from dicehall.server.accounts import (
     GUEST,
+    HUMAN,
     MAX_PASSWORD,
     RESERVED,
     SESSION_SECONDS,
@@ -94,6 +95,12 @@ class Accounts:
             account = await self.store.run(self.db.new_guest)
             await self.log_in(account, request, response)
         return account
+
+    async def seat(self, request: Request, response: Response, name: str) -> tuple[str, str]:
+        """Who takes a seat (`seat_account`), and the seat's name: a named account's own,
+        else the nickname given."""
+        account = await self.seat_account(request, response)
+        return account.id, account.name if account.kind == HUMAN and account.name else name
 
     async def log_in(self, account: Account, request: Request, response: Response) -> None:
         token = await self.store.run(self.db.open_session, account.id)

@@ -210,20 +210,19 @@ class AccountStore:
         except IntegrityError:
             raise NameTaken(f"the name {name!r} is taken") from None
 
-    def bot(self, name: str) -> Account:
-        """The account of one of the server's own bots (made on first use)."""
+    def bot(self, name: str) -> Account | None:
+        """The account of a bot by name, made on first use: one of the server's own, or a
+        bot from outside. None if a person's account has the name."""
         found = self.by_name(name)
-        if found is not None:
-            return found
-        account = Account(new_id(), BOT, name, time.time())
-        try:
-            with self.engine.begin() as db:
-                _insert(db, account, None)
-        except IntegrityError:  # made meanwhile
-            found = self.by_name(name)
-            assert found is not None
-            return found
-        return account
+        if found is None:
+            account = Account(new_id(), BOT, name, time.time())
+            try:
+                with self.engine.begin() as db:
+                    _insert(db, account, None)
+                return account
+            except IntegrityError:  # made meanwhile
+                found = self.by_name(name)
+        return found if found is not None and found.kind == BOT else None
 
     def set_password_hash(self, account_id: str, password_hash: str) -> None:
         """A rehash with the hasher's newer parameters, after a login proved the password."""

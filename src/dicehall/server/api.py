@@ -18,7 +18,6 @@ from pydantic import BaseModel, Field
 
 from dicehall.core.errors import DicehallError
 from dicehall.server.account_api import Accounts
-from dicehall.server.accounts import HUMAN
 from dicehall.server.compute import Compute
 from dicehall.server.fairness import verify_transcript
 from dicehall.server.hall import Conflict, Forbidden, Hall, NotFound
@@ -107,7 +106,7 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The error answers a route may give, for the OpenAPI document."""
     said = {
         400: "a bad game, seat count, option, bot or query, in the rules core's words",
-        401: "not logged in, or a wrong name or password",
+        401: "not logged in, a wrong name or password, or a bot token this server did not issue",
         403: "the token holds no seat at this table",
         404: "no such table, room, game or player",
         409: "the table is full, the game not over yet, or the name taken",
@@ -151,11 +150,8 @@ def api_router(
         return table
 
     async def seat_account(request: Request, response: Response, name: str) -> tuple[str, str]:
-        """Who takes a seat (accounts.py) and the seat's name: a named account's own."""
-        if accounts is None:
-            return "", name
-        account = await accounts.seat_account(request, response)
-        return account.id, account.name if account.kind == HUMAN and account.name else name
+        """Who takes a seat (account_api.py) and the seat's name."""
+        return ("", name) if accounts is None else await accounts.seat(request, response, name)
 
     async def join(
         table: LiveTable, body: Join, request: Request, response: Response

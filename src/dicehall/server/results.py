@@ -277,8 +277,13 @@ def forget_seats(players: list[dict[str, Any]], account_id: str) -> list[int]:
 def _book(db: Connection, game: str, account_ids: list[str]) -> RatingBook:
     """A rating book holding these players' current ratings in `game`."""
     book = RatingBook()
+    # held until the game's record commits: two processes of one site rating the same
+    # player at once wait for each other instead of losing one update (PostgreSQL)
     rows = db.execute(
-        select(ratings).where(ratings.c.game == game).where(ratings.c.account_id.in_(account_ids))
+        select(ratings)
+        .where(ratings.c.game == game)
+        .where(ratings.c.account_id.in_(account_ids))
+        .with_for_update()
     ).all()
     for r in rows:
         rating = book.model.rating(mu=r.mu, sigma=r.sigma, name=r.account_id)
@@ -353,12 +358,15 @@ class Results:
     ) -> None:
         ids: list[str | None] = []
         for p, bot in zip(players, bots, strict=True):
+            account = None
             if p.get("account"):
                 ids.append(p["account"])
-            elif bot is not None:
-                ids.append(self.accounts.bot(bot).id)
-            else:
-                ids.append(None)
+                continue
+            if bot is not None:
+                account = self.accounts.bot(bot)
+            elif p.get("outside") and p["token_hash"] is not None:  # a bot from outside
+                account = self.accounts.bot(p["name"])
+            ids.append(None if account is None else account.id)
         self.results.record(Finished(table_id, game, rated, ids, names, result))
 
     async def forget(self, hall: Any, account_id: str) -> None:

@@ -3,7 +3,13 @@ checked against (migrations/): each module keeps the tables it uses."""
 
 from __future__ import annotations
 
-from dicehall.server import accounts, chat, results, settings  # noqa: F401  (their tables)
+from dicehall.server import (  # noqa: F401  (their tables)
+    accounts,
+    chat,
+    outside_bots,
+    results,
+    settings,
+)
 from dicehall.server.store import metadata
 
 __all__ = ["metadata"]
