@@ -160,8 +160,8 @@ def account_router(accounts: Accounts, forget: Callable[[str], Awaitable[None]])
             account = await accounts.store.run(accounts.db.register, name, hashed, current)
         except NameTaken as e:
             raise HTTPException(409, str(e)) from None
-        if current is None:
-            await accounts.log_in(account, request, response)
+        await accounts.log_out(request, response)  # a new session for the new name
+        await accounts.log_in(account, request, response)
         return {"account": account.to_json(), "claimed": current is not None}
 
     @router.post("/login", responses=errors(401, 429, 503))
