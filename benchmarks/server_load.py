@@ -17,7 +17,15 @@ every 20 ms while three `toplshteyner?seats=8` requests are in flight: the
 tables' latency and that ping's round trip show whether slow work reaches
 the event loop.
 
+The simulated clients run in --clients processes of their own (the tables
+shared out among them; the odds flood and the spectator in one more), so that
+parsing every seat's updates does not compete with itself, and the server's
+CPU is counted from its own process alone, over the playing time only (after
+every table is made). --fairness picks the tables' dice (sealed, the server's
+default, follows each throw in a tracker thread; seed does not).
+
     .venv/bin/python benchmarks/server_load.py --seats 500
+    .venv/bin/python benchmarks/server_load.py --seats 1000 --clients 3
     .venv/bin/python benchmarks/server_load.py --seats 500 --think-ms 0
     .venv/bin/python benchmarks/server_load.py --seats 200 --odds-flood 4
 """
@@ -26,7 +34,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -36,6 +46,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -64,6 +75,8 @@ def free_port() -> int:
 
 
 class Stats:
+    """What one client process saw; merged over the processes at the end."""
+
     def __init__(self) -> None:
         self.moves = 0
         self.games = 0
@@ -72,6 +85,16 @@ class Stats:
         self.odds: dict[int, int] = {}  # the flood's answers by status code
         self.pings: list[float] = []  # the spectator's round trips during the seats=8 odds
         self.heavy: list[str] = []  # what each seats=8 request got, and how fast
+
+    def merge(self, other: Stats) -> None:
+        self.moves += other.moves
+        self.games += other.games
+        self.errors += other.errors
+        self.latencies += other.latencies
+        for code, n in other.odds.items():
+            self.odds[code] = self.odds.get(code, 0) + n
+        self.pings += other.pings
+        self.heavy += other.heavy
 
 
 FLOOD = [f"/api/odds/toplshteyner?seats={n}" for n in range(2, 9)] + [
@@ -122,8 +145,9 @@ class Table:
         self.sent: dict[int, float] = {}
 
 
-async def open_table(http: httpx.AsyncClient, game: str, seats: int) -> Table:
-    r = await http.post("/api/tables", json={"game": game, "seats": seats, "bot_delay_ms": 0})
+async def open_table(http: httpx.AsyncClient, game: str, seats: int, fairness: str) -> Table:
+    body = {"game": game, "seats": seats, "bot_delay_ms": 0, "fairness": fairness}
+    r = await http.post("/api/tables", json=body)
     r.raise_for_status()
     made = r.json()
     tokens = {made["seat"]: made["token"]}
@@ -215,24 +239,86 @@ def wait_for_server(base: str, deadline: float) -> None:
     raise SystemExit("the server did not start")
 
 
-async def load(
-    base: str, game: str, tables: int, seats: int, seconds: float, think: float, floods: int
-) -> Stats:
+@dataclasses.dataclass(frozen=True)
+class Share:
+    """One client process's part of the load."""
+
+    base: str
+    game: str
+    tables: int
+    seats: int
+    seconds: float
+    think: float
+    floods: int  # odds-flooding clients (and the spectator's pings) in this process
+    fairness: str
+    seed: int
+
+
+async def load(share: Share, ready: Any, go: Any) -> Stats:
+    """Make this share's tables, say so, wait for the go, then play for `seconds`."""
     stats = Stats()
+    base = share.base
     limits = httpx.Limits(max_connections=50)
     async with (
         httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=30) as http,
         httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as asker,
     ):
-        made = [await open_table(http, game, seats) for _ in range(tables)]
+        made = [
+            await open_table(http, share.game, share.seats, share.fairness)
+            for _ in range(share.tables)
+        ]
+        watched: Table | None = made[0] if made else None
+        if share.floods and watched is None:  # the spectator watches a table of its own
+            watched = await open_table(http, share.game, share.seats, share.fairness)
         tune_gc()  # the clients' own collector pauses would count as server latency
-        stop = time.perf_counter() + seconds
-        jobs = [run_table(base, http, t, stats, i, stop, think) for i, t in enumerate(made)]
-        if floods:
-            jobs += [flood(asker, stats, i, stop) for i in range(floods)]
-            jobs.append(heavy_odds_and_pings(base, asker, made[0], stats, stop - seconds / 2))
+        ready.put(share.seed)
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        stop = time.perf_counter() + share.seconds
+        jobs = [
+            run_table(base, http, t, stats, share.seed * 10_000 + i, stop, share.think)
+            for i, t in enumerate(made)
+        ]
+        if share.floods and watched is not None:
+            jobs += [flood(asker, stats, i, stop) for i in range(share.floods)]
+            half = stop - share.seconds / 2
+            jobs.append(heavy_odds_and_pings(base, asker, watched, stats, half))
         await asyncio.gather(*jobs)
     return stats
+
+
+def client_process(share: Share, ready: Any, go: Any, results: Any) -> None:
+    results.put(asyncio.run(load(share, ready, go)).__dict__)
+
+
+def run_clients(shares: list[Share], server_pid: int) -> tuple[Stats, float | None, float]:
+    """Every share in its own process; the server's CPU and the wall time of the play."""
+    context = multiprocessing.get_context("spawn")
+    ready, results, go = context.Queue(), context.Queue(), context.Event()
+    procs = [
+        context.Process(target=client_process, args=(share, ready, go, results)) for share in shares
+    ]
+    for proc in procs:
+        proc.start()
+    try:
+        for _ in procs:
+            ready.get(timeout=600)
+        cpu_before = cpu_seconds(server_pid)
+        started = time.perf_counter()
+        go.set()
+        stats = Stats()
+        for _ in procs:
+            part = Stats()
+            part.__dict__.update(results.get(timeout=shares[0].seconds + 600))
+            stats.merge(part)
+        elapsed = time.perf_counter() - started
+        cpu_after = cpu_seconds(server_pid)
+    finally:
+        for proc in procs:
+            proc.join(timeout=30)
+            if proc.is_alive():
+                proc.kill()
+    cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    return stats, cpu, elapsed
 
 
 def main() -> None:
@@ -243,29 +329,33 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play")
     parser.add_argument("--think-ms", type=float, default=500.0, help="mean time to act")
     parser.add_argument("--odds-flood", type=int, default=0, help="clients flooding /api/odds")
+    parser.add_argument("--clients", type=int, default=2, help="client processes for the seats")
+    parser.add_argument("--fairness", choices=("sealed", "seed"), default="sealed")
     args = parser.parse_args()
     tables = max(1, args.seats // args.per_table)
     port = free_port()
     base = f"{HOST}:{port}"
+    clients = max(1, min(args.clients, tables))
+    common = {
+        "base": base,
+        "game": args.game,
+        "seats": args.per_table,
+        "seconds": args.seconds,
+        "think": args.think_ms / 1000,
+        "fairness": args.fairness,
+    }
+    shares = [
+        Share(tables=tables // clients + (i < tables % clients), floods=0, seed=i, **common)
+        for i in range(clients)
+    ]
+    if args.odds_flood:
+        shares.append(Share(tables=0, floods=args.odds_flood, seed=clients, **common))
     with tempfile.TemporaryDirectory() as folder:
         db = f"sqlite:///{Path(folder) / 'load.sqlite'}"
         server = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port)])
         try:
-            wait_for_server(base, time.time() + 30)
-            started = time.perf_counter()
-            stats = asyncio.run(
-                load(
-                    base,
-                    args.game,
-                    tables,
-                    args.per_table,
-                    args.seconds,
-                    args.think_ms / 1000,
-                    args.odds_flood,
-                )
-            )
-            elapsed = time.perf_counter() - started
-            cpu = cpu_seconds(server.pid)
+            wait_for_server(base, time.time() + 60)
+            stats, cpu, elapsed = run_clients(shares, server.pid)
         finally:
             server.terminate()
             server.wait(timeout=10)
@@ -273,12 +363,16 @@ def main() -> None:
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
     print(
         f"{args.game}: {tables} tables x {args.per_table} seats = {tables * args.per_table} "
-        f"seats over {elapsed:.1f} s, thinking {args.think_ms:g} ms a move"
+        f"seats over {elapsed:.1f} s, thinking {args.think_ms:g} ms a move, "
+        f"{args.fairness} dice, {clients} client processes"
     )
     print(f"moves: {stats.moves} ({stats.moves / args.seconds:.0f}/s), games: {stats.games}")
     print(f"errors: {stats.errors}, updates timed: {len(stats.latencies)}")
     if cpu is not None and stats.moves:
-        print(f"server CPU: {cpu:.1f} s in all, {cpu / stats.moves * 1000:.2f} ms a move")
+        print(
+            f"server CPU while playing: {cpu:.1f} s in all, "
+            f"{cpu / stats.moves * 1000:.2f} ms a move"
+        )
     print(
         f"action -> each seat's update: p50 {statistics.median(lat) * 1000:.1f} ms, "
         f"p99 {p99 * 1000:.1f} ms"

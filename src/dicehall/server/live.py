@@ -17,6 +17,13 @@ A step runs to its end even if the mover's connection closes meanwhile.
 Every move names the step it answers (`act(seat, action, step)`): a move for
 a turn that has passed is refused as stale, so a frame sent twice (a double
 click, a resend after a reconnect) is never applied twice.
+
+Where the rules have a player throw in their own turn (`State.thrower`, a
+Toplshteyner roller), the table waits for a person's "throw" (`throw(seat,
+step)`) before it throws their dice, and throws for them when their time is up
+(the turn timer, or `ServerConfig.throw_wait_seconds` at an untimed table).
+Bots and stand-ins throw at once, as before. The throw itself is drawn as any
+other, so the rules and the transcript are the same either way.
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ from dicehall.server.workers import Busy, Pool
 log = logging.getLogger("dicehall.server")
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+THROWS = -1  # the key in `_bot_turns` of the table's throws for a seat a bot took over
 CLOSED = "closed"  # expired while waiting, or left by every person (settings.when_empty)
 
 
@@ -316,9 +324,53 @@ class LiveTable:
         await self._move(seat, None, step)
 
     async def _move(self, seat: int, action: Action | None, step: int) -> None:
+        self._check_unpaused()
+        await self._whole(self._locked_move(seat, action, step))
+
+    def _check_unpaused(self) -> None:
         if self.paused is not None:
             raise SaveError(f"the table is paused: {self.paused}; wait until it resumes")
-        await self._whole(self._locked_move(seat, action, step))
+
+    async def throw(self, seat: int, step: int) -> None:
+        """A person makes their own throw (State.thrower), the one the table waits for at
+        `step`; a throw sent twice answers a step that has passed and is refused."""
+        self._check_unpaused()
+        await self._whole(self._locked_throw(seat, step))
+
+    async def _locked_throw(self, seat: int, step: int) -> None:
+        async with self._stepping():
+            self._check_playing()
+            if self.throw_due() != seat:
+                raise IllegalActionError(f"no throw of seat {seat} is due: it is not your throw")
+            if step != self.step:
+                raise StaleMove(
+                    f"stale throw: it answers step {step}, but your throw is due at step"
+                    f" {self.step}; nothing was thrown"
+                )
+            await self._commit(self.step, len(self.state.log or ()), seat, throw=seat)
+
+    def throw_due(self) -> int | None:
+        """The person whose own throw the table waits for; bots and stand-ins throw at once."""
+        if self.record.status != PLAYING or not self.state.is_chance():
+            return None
+        seat = self.state.thrower()
+        return seat if seat is not None and seat not in self.bots else None
+
+    async def _table_throws(self) -> None:
+        """A person's throw was due and a bot now plays the seat: it throws at the bot pace."""
+        self._bot_turns.pop(THROWS, None)
+        await self._whole(self._locked_table_throws())
+
+    async def _locked_table_throws(self) -> None:
+        async with self._stepping():
+            if self.record.status != PLAYING or not self.state.is_chance():
+                return
+            if self.throw_due() is not None or self.dice.round is not None:
+                return
+            try:
+                await self._commit(self.step, len(self.state.log or ()), None)
+            except SaveError:
+                log.warning("table %s: throws not saved; they will be tried again", self.id)
 
     async def _locked_move(self, seat: int, action: Action | None, step: int) -> None:
         async with self._stepping():
@@ -396,12 +448,20 @@ class LiveTable:
         if self.record.status == CLOSED:
             raise IllegalActionError("the table is closed")
 
-    async def _commit(self, first: int, logged: int, mover: int | None) -> None:
-        """Throw due dice, store the new steps, then plan timers and bots and tell everyone.
+    async def _commit(
+        self, first: int, logged: int, mover: int | None, throw: int | None = None
+    ) -> None:
+        """Throw due dice (up to a person's own throw, unless it is the one they just made,
+        `throw`), store the new steps, then plan timers and bots and tell everyone.
 
         With the lock held."""
         state = self.state
         while state.is_chance():
+            due = self.throw_due()
+            if due is not None:
+                if due != throw:
+                    break
+                throw = None
             if not self.dice.ready():  # a sealed table: the seats' entropy comes first
                 self.dice.open_round()
                 if self.dice.waiting_now():
@@ -522,10 +582,26 @@ class LiveTable:
         """Timers for human actors and turns for bot actors; after a failure (`retry`)
         bots try again after a pause rather than at once."""
         actors = self.state.actors() if self.record.status == PLAYING else ()
+        due = self.throw_due()
         for seat in list(self.deadlines):
-            if seat == mover or seat not in actors:
+            if seat == mover or (seat not in actors and seat != due):
                 self._cancel_timer(seat)
         loop = asyncio.get_running_loop()
+        if due is not None and due not in self.deadlines:
+            wait = self.record.turn_seconds or self.config.throw_wait_seconds
+            self.deadlines[due] = self.clock() + wait
+            self._timers[due] = loop.call_later(wait, self._spawn, self._expire, due)
+        elif (
+            due is None
+            and self.record.status == PLAYING
+            and self.state.is_chance()
+            and self.dice.round is None
+            and THROWS not in self._bot_turns
+        ):
+            delay = 0 if self.hurried else self.record.bot_delay_ms / 1000
+            if retry:
+                delay = max(delay, self.config.retry_max_seconds)
+            self._bot_turns[THROWS] = loop.call_later(delay, self._spawn, self._table_throws)
         for seat in actors:
             if seat in self.bots:
                 if seat not in self._bot_turns:
@@ -550,6 +626,13 @@ class LiveTable:
 
     async def _expire(self, seat: int) -> None:
         self._timers.pop(seat, None)
+        if self.throw_due() == seat:  # the table throws for a person whose time ran out
+            try:
+                await self.throw(seat, self.step)
+            except (DicehallError, SaveError):
+                log.exception("table %s: the throw for seat %d failed", self.id, seat)
+                self._plan(None, retry=True)
+            return
         if self.record.status != PLAYING or seat not in self.state.actors():
             return
         if seat not in self.banks.drawing:  # the turn's time is up: on to the time bank
@@ -695,6 +778,7 @@ class LiveTable:
             "view": view,
             "legal": [{"action": a, "label": self.game.choice_label(view, a)} for a in legal],
             "actors": list(state.actors()),
+            "throw_due": self.throw_due(),
             "deadline": self.deadline(),
             "deadlines": {str(s): t for s, t in self.deadlines.items()},
         }

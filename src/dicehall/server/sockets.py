@@ -5,7 +5,8 @@ connection with its own seat's view, legal actions and new events), "over"
 at the end, "table" when seats change, "advice", "pong", and "error" (to
 that client only), "paused"/"resumed" while the database refuses a step.
 Client to server: {"type": "action", "step": N, "action": {...}} (N: the step
-of the welcome or update the move answers), {"type": "advice"},
+of the welcome or update the move answers), {"type": "throw", "step": N} (a
+player's own throw, when the position's "throw_due" names their seat), {"type": "advice"},
 {"type": "ping"}, the seat requests of presence.py (leave, concede, replace,
 skip), the table's chat of chat.py ("chat", "chat-spectators"), and at sealed
 tables {"type": "commit"} and {"type": "reveal"} (the seat's entropy for the
@@ -181,6 +182,8 @@ async def _handle(
         conn.send({"type": "pong"})
     elif kind == "action":
         await _act(conn, table, message)
+    elif kind == "throw":
+        await _throw(conn, table, message)
     elif kind == "advice":
         await _advise(conn, table, compute)
     elif kind in SEAT_REQUESTS:
@@ -190,7 +193,9 @@ async def _handle(
     elif kind in ("commit", "reveal"):
         await _entropy(conn, table, message)
     else:
-        kinds = ", ".join(("action", "advice", "ping", *SEAT_REQUESTS, "chat", "commit", "reveal"))
+        kinds = ", ".join(
+            ("action", "throw", "advice", "ping", *SEAT_REQUESTS, "chat", "commit", "reveal")
+        )
         conn.error(f"unknown message type {kind!r}; send one of: {kinds}")
 
 
@@ -254,15 +259,37 @@ async def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> N
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         conn.error('an action is a JSON object with a "type", one of the legal actions')
         return
-    step = message.get("step")
-    if isinstance(step, bool) or not isinstance(step, int):
-        conn.error(
-            'an action names the step it answers: "step": the step of the welcome or'
-            " update it was chosen from"
-        )
+    step = _step(conn, message, "an action")
+    if step is None:
         return
     try:
         await table.act(conn.seat, action, step)
+    except (DicehallError, Busy) as e:
+        conn.error(str(e))
+
+
+def _step(conn: Connection, message: dict[str, Any], what: str) -> int | None:
+    """The step a move answers, or None after telling the client it is missing."""
+    step = message.get("step")
+    if isinstance(step, bool) or not isinstance(step, int):
+        conn.error(
+            f'{what} names the step it answers: "step": the step of the welcome or'
+            " update it was chosen from"
+        )
+        return None
+    return step
+
+
+async def _throw(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
+    """A player's own throw (a Toplshteyner roller's), when the table waits for it."""
+    if conn.seat is None:
+        conn.error("spectators cannot throw: that is for the players")
+        return
+    step = _step(conn, message, "a throw")
+    if step is None:
+        return
+    try:
+        await table.throw(conn.seat, step)
     except (DicehallError, Busy) as e:
         conn.error(str(e))
 
