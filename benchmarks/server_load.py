@@ -58,13 +58,16 @@ HOST = "127.0.0.1"
 SERVER = """
 import sys, uvicorn
 from dicehall.server import create_app
+from dicehall.server import commands
 from dicehall.server.commands import tune_gc, tune_threads
 from dicehall.server.limits import Limits
 # Every simulated client comes from 127.0.0.1, so the per-address limits are lifted.
 app = create_app(sys.argv[1], rate=200.0, burst=400, limits=Limits.generous())
 tune_gc()
 tune_threads()
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+# as `dicehall serve` runs it (an older tree without the options runs uvicorn's defaults)
+options = getattr(commands, "WEBSOCKET_OPTIONS", {})
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning", **options)
 """
 
 
@@ -290,7 +293,9 @@ def client_process(share: Share, ready: Any, go: Any, results: Any) -> None:
     results.put(asyncio.run(load(share, ready, go)).__dict__)
 
 
-def run_clients(shares: list[Share], server_pid: int) -> tuple[Stats, float | None, float]:
+def run_clients(
+    shares: list[Share], server_pid: int, profile: str | None = None
+) -> tuple[Stats, float | None, float]:
     """Every share in its own process; the server's CPU and the wall time of the play."""
     context = multiprocessing.get_context("spawn")
     ready, results, go = context.Queue(), context.Queue(), context.Event()
@@ -305,6 +310,13 @@ def run_clients(shares: list[Share], server_pid: int) -> tuple[Stats, float | No
         cpu_before = cpu_seconds(server_pid)
         started = time.perf_counter()
         go.set()
+        spy = None
+        if profile:  # py-spy samples the server over the middle half of the play
+            time.sleep(shares[0].seconds / 4)
+            seconds = str(max(1, int(shares[0].seconds / 2)))
+            spy_args = ["record", "-p", str(server_pid), "-d", seconds, "-r", "200"]
+            spy_args += ["-f", "raw", "-o", profile, "--nonblocking"]
+            spy = subprocess.Popen(["py-spy", *spy_args], stdout=subprocess.DEVNULL)
         stats = Stats()
         for _ in procs:
             part = Stats()
@@ -312,6 +324,8 @@ def run_clients(shares: list[Share], server_pid: int) -> tuple[Stats, float | No
             stats.merge(part)
         elapsed = time.perf_counter() - started
         cpu_after = cpu_seconds(server_pid)
+        if spy is not None:
+            spy.wait(timeout=60)
     finally:
         for proc in procs:
             proc.join(timeout=30)
@@ -331,6 +345,7 @@ def main() -> None:
     parser.add_argument("--odds-flood", type=int, default=0, help="clients flooding /api/odds")
     parser.add_argument("--clients", type=int, default=2, help="client processes for the seats")
     parser.add_argument("--fairness", choices=("sealed", "seed"), default="sealed")
+    parser.add_argument("--profile", help="py-spy's raw samples of the server to this file")
     args = parser.parse_args()
     tables = max(1, args.seats // args.per_table)
     port = free_port()
@@ -355,7 +370,7 @@ def main() -> None:
         server = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port)])
         try:
             wait_for_server(base, time.time() + 60)
-            stats, cpu, elapsed = run_clients(shares, server.pid)
+            stats, cpu, elapsed = run_clients(shares, server.pid, args.profile)
         finally:
             server.terminate()
             server.wait(timeout=10)

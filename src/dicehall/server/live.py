@@ -500,9 +500,7 @@ class LiveTable:
         try:
             while True:
                 try:
-                    await self.store.write(
-                        self.store.append, self.id, first, new, status, attempt > 0
-                    )
+                    await self.store.save_steps(self.id, first, new, status, attempt > 0)
                     return
                 except Busy as e:
                     attempt += 1
