@@ -65,8 +65,11 @@ from dicehall.server.limits import Limits
 app = create_app(sys.argv[1], rate=200.0, burst=400, limits=Limits.generous())
 tune_gc()
 tune_threads()
-# as `dicehall serve` runs it (an older tree without the options runs uvicorn's defaults)
-options = getattr(commands, "WEBSOCKET_OPTIONS", {})
+# as `dicehall serve` runs it; an older tree (before it had these options) ran uvicorn's
+# defaults on the standard event loop
+options = dict(getattr(commands, "WEBSOCKET_OPTIONS", {"loop": "asyncio"}))
+if sys.argv[3] != "default":
+    options["loop"] = sys.argv[3]
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning", **options)
 """
 
@@ -346,6 +349,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2, help="client processes for the seats")
     parser.add_argument("--fairness", choices=("sealed", "seed"), default="sealed")
     parser.add_argument("--profile", help="py-spy's raw samples of the server to this file")
+    parser.add_argument(
+        "--loop",
+        choices=("default", "asyncio", "uvloop"),
+        default="default",
+        help="the server's event loop (default: as `dicehall serve` picks it)",
+    )
     args = parser.parse_args()
     tables = max(1, args.seats // args.per_table)
     port = free_port()
@@ -367,7 +376,7 @@ def main() -> None:
         shares.append(Share(tables=0, floods=args.odds_flood, seed=clients, **common))
     with tempfile.TemporaryDirectory() as folder:
         db = f"sqlite:///{Path(folder) / 'load.sqlite'}"
-        server = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port)])
+        server = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), args.loop])
         try:
             wait_for_server(base, time.time() + 60)
             stats, cpu, elapsed = run_clients(shares, server.pid, args.profile)

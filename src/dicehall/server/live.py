@@ -33,7 +33,6 @@ import contextlib
 import copy
 import hashlib
 import hmac
-import json
 import logging
 import random
 import time
@@ -51,6 +50,7 @@ from dicehall.server.presence import Presence
 from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
 from dicehall.server.timebank import TimeBanks
+from dicehall.server.wire import dumps
 from dicehall.server.workers import Busy, Pool
 
 log = logging.getLogger("dicehall.server")
@@ -540,12 +540,12 @@ class LiveTable:
             if openings:
                 text = texts.get(seat)
                 if text is None:
-                    text = texts[seat] = json.dumps({"type": "openings", "openings": openings})
+                    text = texts[seat] = dumps({"type": "openings", "openings": openings})
                 listener.push(text)
 
     def _announce_round(self) -> None:
         """Ask the seats for their values; throw without the missing ones when time is up."""
-        text = json.dumps(self.dice.round)
+        text = dumps(self.dice.round)
         for listener in list(self.listeners):
             listener.push(text)
         loop = asyncio.get_running_loop()
@@ -742,7 +742,7 @@ class LiveTable:
 
     def tell_all(self, message: dict[str, Any]) -> None:
         """One public message, the same for every listener: seats, notices, chat."""
-        text = json.dumps(message)
+        text = dumps(message)
         for listener in list(self.listeners):
             listener.push(text)
 
@@ -782,7 +782,7 @@ class LiveTable:
         }
 
     def welcome(self, seat: int | None) -> str:
-        return json.dumps(
+        return dumps(
             {
                 "type": "welcome",
                 "table_id": self.id,
@@ -798,7 +798,7 @@ class LiveTable:
         )
 
     def over_message(self) -> str:
-        return json.dumps(
+        return dumps(
             {
                 "type": "over",
                 "result": self.state.result().to_json(),
@@ -821,7 +821,7 @@ class LiveTable:
                     "events": self.state.events_for(seat, logged),
                     **self._position(seat),
                 }
-                text = texts[seat] = json.dumps(update)
+                text = texts[seat] = dumps(update)
             listener.push(text)
             if over is not None:
                 listener.push(over)

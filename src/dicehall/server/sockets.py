@@ -34,6 +34,7 @@ from dicehall.server.hall import Hall, NotFound
 from dicehall.server.limits import TokenBucket
 from dicehall.server.live import LiveTable
 from dicehall.server.presence import PresenceError
+from dicehall.server.wire import dumps
 from dicehall.server.workers import Busy
 
 log = logging.getLogger("dicehall.server")
@@ -65,7 +66,7 @@ class Connection:
         self.queue.put_nowait(text)
 
     def send(self, message: dict[str, Any]) -> None:
-        self.push(json.dumps(message))
+        self.push(dumps(message))
 
     def error(self, message: str) -> None:
         self.send({"type": "error", "message": message})
@@ -143,7 +144,7 @@ async def _read(conn: Connection, table: LiveTable, compute: Compute) -> int | N
 
 
 async def _refuse(ws: WebSocket, message: str, code: int) -> None:
-    await ws.send_text(json.dumps({"type": "error", "message": message}))
+    await ws.send_text(dumps({"type": "error", "message": message}))
     await ws.close(code=code)
 
 
