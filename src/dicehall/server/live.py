@@ -254,21 +254,30 @@ class LiveTable:
                 self.dice.commit(seat, entropy)
             self.notify_seats()
 
-    def commit(self, seat: int, entropy: str) -> None:
-        """A seated player's commitment to their entropy, while the table waits for players."""
-        if self.record.status != WAITING:
-            raise IllegalActionError(
-                "entropy commitments close when the game starts: send yours with your join"
-            )
-        self._set_commit(seat, entropy)
-        self.store.save_players(self.id, self.record.players, self.stored_status)
-
-    def _set_commit(self, seat: int, entropy: str) -> None:
-        self.record.players[seat]["entropy"] = entropy
-        self.dice.commit(seat, entropy)
+    async def commit(self, seat: int, entropy: str) -> None:
+        """A seated player's commitment to their entropy, while the table waits for players;
+        stored first (in the writer thread): a refused write changes nothing."""
+        async with self.lock:
+            if self.record.status != WAITING:
+                raise IllegalActionError(
+                    "entropy commitments close when the game starts: send yours with your join"
+                )
+            players = copy.deepcopy(self.record.players)
+            players[seat]["entropy"] = entropy
+            await self.store.write(self.store.save_seats, self.id, players)
+            self.record.players = players
+            self.dice.commit(seat, entropy)
 
     def save_players(self) -> None:
-        self.store.save_players(self.id, self.record.players, self.stored_status)
+        """Store the seats as they are now (a player left or conceded), in the writer thread;
+        the table goes on meanwhile, and a refused write is logged."""
+        self._spawn(self._save_players, copy.deepcopy(self.record.players))
+
+    async def _save_players(self, players: list[dict[str, Any]]) -> None:
+        try:
+            await self.store.write(self.store.save_seats, self.id, players)
+        except Busy as e:
+            log.error("table %s: its seats could not be stored: %s", self.id, e)
 
     def _unclaimed(self) -> list[int]:
         return [
@@ -720,12 +729,18 @@ class LiveTable:
         """Close the table unfinished: it expired waiting (expiry.py), or every person left
         and the host chose to close such a game. Its steps stay; it is never resumed."""
         self.record.status = CLOSED
-        self.store.append(self.id, len(self.steps), [], CLOSED)
-        self.stored_status = CLOSED
         self.close()
+        self._spawn(self._store_closed)
         self.notice(why, None, "closed")
         self.notify_seats()
         self._changed()
+
+    async def _store_closed(self) -> None:
+        try:
+            await self._store(len(self.steps), [], CLOSED)
+            self.stored_status = CLOSED
+        except SaveError:
+            log.error("table %s: its closing could not be stored; it stays closed here", self.id)
 
     def clock_message(self) -> dict[str, Any]:
         """New deadlines when a seat begins to spend its time bank (public, like all timers)."""

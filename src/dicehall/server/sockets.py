@@ -190,7 +190,7 @@ async def _handle(
     elif kind in SEAT_REQUESTS:
         _seat_request(conn, table, kind, message)
     elif kind in ("chat", "chat-spectators"):
-        _chat(conn, table, kind, message)
+        await _chat(conn, table, kind, message)
     elif kind in ("commit", "reveal"):
         await _entropy(conn, table, message)
     else:
@@ -200,7 +200,7 @@ async def _handle(
         conn.error(f"unknown message type {kind!r}; send one of: {kinds}")
 
 
-def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]) -> None:
+async def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]) -> None:
     """A chat message to everyone at the table, or the host opening/closing it to watchers."""
     chat = table.chat
     if chat is None:
@@ -210,7 +210,7 @@ def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]
         if kind == "chat-spectators":
             if conn.seat is None or conn.seat != table.presence.host():
                 raise ChatError("only the host may open or close the chat to spectators")
-            chat.open_to_spectators(message.get("open"))
+            await chat.open_to_spectators(message.get("open"))
             table.notify_seats()
             return
         if not conn.chat_limit.allow():
@@ -220,7 +220,7 @@ def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]
                 f" every {1 / conn.chat_limit.rate:g} s; try again in {math.ceil(wait)} s"
             )
         name = table.names[conn.seat] if conn.seat is not None else ""
-        posted = chat.post(conn.seat, name, message)
+        posted = await chat.post(conn.seat, name, message)
     except ChatError as e:
         conn.error(str(e))
         return
@@ -302,7 +302,7 @@ async def _entropy(conn: Connection, table: LiveTable, message: dict[str, Any]) 
         return
     try:
         if message["type"] == "commit":
-            table.commit(conn.seat, check_commit(message.get("commit")))
+            await table.commit(conn.seat, check_commit(message.get("commit")))
         else:
             await table.reveal(conn.seat, message.get("batch"), message.get("value"))
     except (DicehallError, Busy) as e:

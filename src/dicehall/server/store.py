@@ -266,6 +266,11 @@ class Store:
                     update(tables).where(tables.c.id == rematch_of).values(rematch_id=record.id)
                 )
 
+    def save_seats(self, table_id: str, players: list[dict[str, Any]]) -> None:
+        """The players alone, never the status (which only the table's steps move)."""
+        with self.engine.begin() as db:
+            db.execute(update(tables).where(tables.c.id == table_id).values(players=players))
+
     def save_players(self, table_id: str, players: list[dict[str, Any]], status: str) -> None:
         with self.engine.begin() as db:
             db.execute(
