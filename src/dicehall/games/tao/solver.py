@@ -540,8 +540,15 @@ def solve(
         values = new
         if after_sweep is not None:
             after_sweep(
-                Solved(policy, values, sweeps, cfr.iterations, change,
-                       time.perf_counter() - start, list(history))  # fmt: skip
+                Solved(
+                    policy,
+                    values,
+                    sweeps,
+                    cfr.iterations,
+                    change,
+                    time.perf_counter() - start,
+                    list(history),
+                )
             )
         if change < tolerance and count == iterations:
             break

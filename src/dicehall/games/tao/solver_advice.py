@@ -41,7 +41,7 @@ def to_game(view: View, match: float) -> float:
     strategy = stored()
     assert strategy is not None
     m = model()
-    ext = extended(m, strategy.values, strategy.policy.ante_o, strategy.policy.ante_x)
+    ext = extended(m, strategy.values, strategy.ante_o, strategy.ante_x)
     p = float(ext[m.positions.start])  # the opener's chance of winning a match
     holding = token_holding(p, 1 - p)
     not_holding = (1 - p) * holding
@@ -57,8 +57,8 @@ def decision_values(strategy: Strategy, where: Decision) -> tuple[np.ndarray, fl
     """The seat's chance of winning the match after each slot, and the other's reach weight."""
     m = model()
     lo, hi = where.position, where.position + 1
-    ext = extended(m, strategy.values, strategy.policy.ante_o, strategy.policy.ante_x)
-    s1, s2 = strategy.policy.chunk(lo, hi)
+    ext = extended(m, strategy.values, strategy.ante_o, strategy.ante_x)
+    s1, s2 = strategy.chunk(lo, hi)
     p = round_pass(m, lo, hi, s1, s2, m.leaf_values(ext, lo, hi), where.player, False, keep=True)
     stage = "stage1" if where.stage == 1 else "stage2"
     children = p.detail[stage][where.node]

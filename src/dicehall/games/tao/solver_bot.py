@@ -79,8 +79,7 @@ def ante_chances(strategy: Strategy, view: View, legal: Sequence[Action]) -> lis
     )
     if pre is None:
         return None
-    ante = strategy.policy
-    row = ante.ante_o[pre] if me == o else ante.ante_x[pre, int(pot["white"])]
+    row = strategy.ante_o[pre] if me == o else strategy.ante_x[pre, int(pot["white"])]
     chances = [float(row[int(a["white"])]) if int(a["white"]) < 2 else 0.0 for a in legal]
     total = sum(chances)
     return [c / total for c in chances] if total > 0 else None

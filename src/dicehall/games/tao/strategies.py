@@ -2,8 +2,8 @@
 
 The solved strategy is large (stage two has a policy per stage-one ending,
 d12 pair and hand at every position: 140 million chances), so it does not
-ship in the package: the first solver bot or `dicehall solve tao` solves it
-(tens of minutes on one core, with a progress bar) and keeps it under the
+ship in the package: `dicehall solve tao` solves it once (tens of minutes
+on one core, with a progress bar) and keeps it under the
 user's data directory (`$DICEHALL_STRATEGIES`, else
 `$XDG_DATA_HOME/dicehall/strategies`, else `~/.local/share/...`), where
 every later process finds it. Chances are stored as 8-bit fractions; the
@@ -15,14 +15,13 @@ file, tied to `MODEL_VERSION`.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Mapping
-from functools import cache
+from collections.abc import Mapping
+from functools import cache, cached_property
 from pathlib import Path
 
 import numpy as np
 
-from dicehall.games.tao.solver import Model, Policy, Solved, solve
+from dicehall.games.tao.solver import Policy, Solved
 from dicehall.strategy.strategy_file import StrategyFile, data_dir, load, save
 
 MODEL_VERSION = 1
@@ -31,8 +30,6 @@ FILE_NAME = f"tao-2-v{MODEL_VERSION}.npz"
 ITERATIONS = 40
 """CFR+ iterations of the last sweeps of a solve (docs/strategy.md: the measured figures)."""
 QUANTUM = 255
-
-_lock = threading.Lock()
 
 
 def path() -> Path:
@@ -64,9 +61,24 @@ def to_file(solved: Solved, meta: Mapping[str, object]) -> StrategyFile:
 
 
 class Strategy:
-    """A loaded strategy: the policy (as the bot plays it) and the match values."""
+    """A loaded strategy: 8-bit chances as stored (what the bot reads), antes, match values."""
 
-    def __init__(self, file: StrategyFile) -> None:
+    def __init__(
+        self,
+        stage1: np.ndarray,
+        stage2: np.ndarray,
+        ante_o: np.ndarray,
+        ante_x: np.ndarray,
+        values: np.ndarray,
+    ) -> None:
+        self.stage1 = stage1
+        self.stage2 = stage2
+        self.ante_o = ante_o.astype(np.float64)
+        self.ante_x = ante_x.astype(np.float64)
+        self.values = values.astype(np.float64)
+
+    @classmethod
+    def of_file(cls, file: StrategyFile) -> Strategy:
         if file.meta.get("model_version") != MODEL_VERSION:
             from dicehall.strategy.strategy_file import StrategyFileError
 
@@ -74,44 +86,34 @@ class Strategy:
                 f"this Tao Dice strategy is for model version {file.meta.get('model_version')}, "
                 f"not {MODEL_VERSION}: solve it again (dicehall solve tao)"
             )
-        self.file = file
         a = file.arrays
-        self.policy = Policy(
-            _restore(a["stage1"]),
-            _restore(a["stage2"]),
-            a["ante_o"].astype(np.float64),
-            a["ante_x"].astype(np.float64),
+        return cls(a["stage1"], a["stage2"], a["ante_o"], a["ante_x"], a["values"])
+
+    def chunk(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Positions lo..hi's chances as floats (node-major, as `Policy.chunk`)."""
+        return (
+            _restore(self.stage1[:, :, lo:hi]).astype(np.float64),
+            _restore(self.stage2[:, :, lo:hi]).astype(np.float64),
         )
-        self.values = a["values"]
-        self.stage1 = a["stage1"]
-        self.stage2 = a["stage2"]
+
+    @cached_property
+    def policy(self) -> Policy:
+        """The whole policy as floats (half a gigabyte): for exact best responses."""
+        return Policy(_restore(self.stage1), _restore(self.stage2), self.ante_o, self.ante_x)
 
 
 def save_solved(solved: Solved, where: Path, meta: Mapping[str, object]) -> Strategy:
     file = to_file(solved, meta)
     save(where, file)
-    return Strategy(load(where, "tao", 2, {}))
+    return Strategy.of_file(load(where, "tao", 2, {}))
 
 
 def stored() -> Strategy | None:
     """The strategy if it has been solved already; never solves."""
-    return _load() if path().exists() else None
+    where = path()
+    return _load(where) if where.exists() else None
 
 
 @cache
-def _load() -> Strategy:
-    return Strategy(load(path(), "tao", 2, {}))
-
-
-def strategy(progress: Callable[[str, int, int], None] | None = None) -> Strategy:
-    """The strategy, solved first (once, tens of minutes) if it is not on disk yet."""
-    if path().exists():
-        return _load()
-    with _lock:
-        if not path().exists():
-            model = Model()
-            solved = solve(model, iterations=ITERATIONS, tick=progress)
-            meta = {"iterations": solved.iterations, "sweeps": solved.sweeps,
-                    "change": solved.change, "seconds": solved.seconds}  # fmt: skip
-            save(path(), to_file(solved, meta))
-    return _load()
+def _load(where: Path) -> Strategy:
+    return Strategy.of_file(load(where, "tao", 2, {}))
