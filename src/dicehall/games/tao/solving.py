@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from dicehall.cluster import Runner
 from dicehall.core import Game, OptionError
 from dicehall.games.tao import strategies
 from dicehall.games.tao.solver import Exploitability, Model, Policy, exploitability, solve
@@ -62,7 +63,9 @@ class TaoSolver:
         out: Path | None,
         console: Console | None,
         curve: bool = False,
+        runner: Runner | None = None,
     ) -> SolveReport:
+        """`runner` (`--ray`) is not used: the sweeps run here, in batches of positions."""
         path = out or strategies.path()
         n = len(self.model)
         its = iterations or strategies.ITERATIONS
@@ -85,7 +88,9 @@ class TaoSolver:
             its *= 2
         return SolveReport(solved.iterations, eps, self.unit, seconds, history, path)
 
-    def exploitability(self, bot: str, console: Console | None) -> float:
+    def exploitability(
+        self, bot: str, console: Console | None, runner: Runner | None = None
+    ) -> float:
         factories = self.game.bots()
         if bot not in factories:
             raise OptionError(f"unknown bot {bot!r} for tao; its bots are: {', '.join(factories)}")
