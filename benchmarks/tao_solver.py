@@ -28,7 +28,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--bots", default="", help="also measure these bots (heuristic,random)")
     parser.add_argument("--no-solve", action="store_true", help="only measure --bots")
+    parser.add_argument(
+        "--decisions", type=int, default=0, help="time the stored solver's decisions in N games"
+    )
     args = parser.parse_args()
+    if args.decisions:
+        time_decisions(args.decisions)
+        return
     model = Model()
     start = time.perf_counter()
     if not args.no_solve:
@@ -74,6 +80,42 @@ def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> N
                       "token": e.token, "best_response": e.best_response,
                       "opener_wins": e.policy_opener, "rounds": e.rounds,
                       "seconds": time.perf_counter() - t}), flush=True)  # fmt: skip
+
+
+def time_decisions(games: int) -> None:
+    """CPU time of the solver bot's and the heuristic's decisions on the same two-seat views."""
+    import random
+
+    from dicehall.core import RandomDice, Table, make_bots
+    from dicehall.games import make_game
+    from dicehall.games.tao.bots import HeuristicBot
+    from dicehall.games.tao.solver_bot import SolverBot
+
+    game = make_game("tao", 2)
+    if strategies.stored() is None:
+        raise SystemExit("no stored strategy: solve first")
+    solver, heuristic = (
+        SolverBot(game, 0, random.Random(0)),
+        HeuristicBot(game, 0, random.Random(0)),
+    )
+    times: dict[str, list[float]] = {"solver": [], "heuristic": []}
+
+    def timed(t: Table) -> None:
+        state = t.state
+        for seat in state.actors():
+            view, legal = state.view(seat), state.legal_actions(seat)
+            for name, bot in (("solver", solver), ("heuristic", heuristic)):
+                bot.seat = seat
+                t0 = time.process_time()
+                bot.choose(view, legal)
+                times[name].append(time.process_time() - t0)
+
+    for seed in range(games):
+        table = Table(game, RandomDice(seed), record=False)
+        table.play(make_bots(game, ["solver", "heuristic"], random.Random(seed)), on_step=timed)
+    report = {name: {"decisions": len(ts), "mean_us": 1e6 * sum(ts) / len(ts),
+                     "max_ms": 1e3 * max(ts)} for name, ts in times.items()}  # fmt: skip
+    print(json.dumps({"step": "decisions", **report}))
 
 
 if __name__ == "__main__":
