@@ -108,8 +108,6 @@ def test_sim_batch_refuses_what_it_cannot_play() -> None:
     assert code == 2 and "plays the bots random, not heuristic" in output
     code, output = run("sim", "kariki", "--batch", "--save-transcripts", "/tmp/nowhere")
     assert code == 2 and "saves no transcripts" in output
-    code, output = run("sim", "tao", "--batch")
-    assert code == 2 and "batch play supports kariki" in output
 
 
 @pytest.mark.parametrize("gid", GAMES)

@@ -19,7 +19,10 @@ CONFIGS: list[tuple[dict[str, object], tuple[str, ...]]] = [
     ({}, ("random",)),
     ({"bankroll": 5}, ("random",)),
 ]
-HEURISTIC = ({"bankroll": 5}, ("heuristic", "random", "heuristic"))
+HEURISTIC: tuple[dict[str, object], tuple[str, ...]] = (
+    {"bankroll": 5},
+    ("heuristic", "random", "heuristic"),
+)
 
 
 def event_names(kind: str, data: Mapping[str, object]) -> list[str]:

@@ -24,6 +24,7 @@ SIMULATORS = {
     "kariki": "dicehall.batch.kariki:KarikiBatch",
     "toplshteyner": "dicehall.batch.toplshteyner:ToplshteynerBatch",
     "tepiiku": "dicehall.batch.tepiiku:TepiikuBatch",
+    "tao": "dicehall.batch.tao:TaoBatch",
 }
 """Each supported game's batch simulator, imported when first used."""
 SUPPORTED = tuple(SIMULATORS)
