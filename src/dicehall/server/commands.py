@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from dicehall.core.errors import TranscriptError
 from dicehall.core.transcript import load
-from dicehall.server.config import ServerConfig
 from dicehall.server.fairness import verify_transcript
 
 if TYPE_CHECKING:
@@ -137,7 +136,7 @@ def serve(settings: ServerSettings) -> None:
 
     host, port = settings.host, settings.port
     check_port_free(host, port)
-    config = ServerConfig(log_level=settings.log_level, access_log=settings.access_log)
+    config = settings.config()
     log_config = logging_config(config.log_level, config.access_log)
     logging.config.dictConfig(log_config)
     try:
@@ -149,8 +148,9 @@ def serve(settings: ServerSettings) -> None:
             sqlite_synchronous=settings.sqlite_synchronous,
             grace_seconds=settings.grace_seconds,
             config=config,
+            redis_url=settings.redis,
         )
-    except DatabaseInUse as e:
+    except (DatabaseInUse, ValueError) as e:
         raise SystemExit(f"dicehall serve: {e}") from None
     tune_gc()
     tune_threads()

@@ -7,6 +7,10 @@ that waits for a lock) would freeze every table at once. Such work goes to a
 waiting. Past the cap a job is refused at once with `Busy` (503 with
 Retry-After over HTTP, an error message over the WebSocket) instead of
 queueing without end.
+
+Worker processes die with the server: each watches its parent (`_watch_parent`)
+and ends itself when the server is gone, however it went (kill -9 included),
+so a killed server leaves no odds worker computing for nobody.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +29,27 @@ from typing import Any, TypeVar
 log = logging.getLogger("dicehall.server")
 
 T = TypeVar("T")
+
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker process: end it as soon as the server process `parent` is gone.
+
+    A thread polls the parent's id (an orphan is handed to another process). Linux's
+    PR_SET_PDEATHSIG would signal at once, but it fires when the parent's *thread*
+    that started the worker ends, not the process, and workers are started from
+    whichever thread submits; the poll has no such trap and works everywhere.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    if os.getppid() != parent:  # gone before we got here
+        os._exit(0)
+    threading.Thread(target=watch, name="dicehall-parent-watch", daemon=True).start()
 
 
 class Busy(Exception):
@@ -58,7 +86,12 @@ class Pool:
                 # spawn, not fork: the server has threads, and a forked child would inherit
                 # their locks mid-flight
                 context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+                self._executor = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=context,
+                    initializer=_watch_parent,
+                    initargs=(os.getpid(),),
+                )
             else:
                 self._executor = ThreadPoolExecutor(self.workers, f"dicehall-{self.what}")
         return self._executor
