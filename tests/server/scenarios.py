@@ -3,6 +3,7 @@ PostgreSQL suite run these same scenarios, each with its own database URL."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Mapping
@@ -40,15 +41,18 @@ def full_game_leaks_nothing(
             joined = client.post(f"/api/rooms/{table['room'].lower()}/join", json={"name": "Ann"})
             tokens[joined.json()["seat"]] = joined.json()["token"]
         assert sorted(tokens) == list(range(humans))
-        with client.websocket_connect(f"/ws/tables/{tid}") as spectator:
+        with (
+            contextlib.ExitStack() as opened,  # sockets close even when a check fails
+            client.websocket_connect(f"/ws/tables/{tid}") as spectator,
+        ):
             conns = [Conn(spectator, None)]
             for seat, token in tokens.items():
-                ws = client.websocket_connect(f"/ws/tables/{tid}?token={token}").__enter__()
+                ws = opened.enter_context(
+                    client.websocket_connect(f"/ws/tables/{tid}?token={token}")
+                )
                 conns.append(Conn(ws, seat))
             drive(conns, random.Random(f"{gid}{humans}"))
             settle(client, tid, conns)
-            for conn in conns[1:]:
-                conn.ws.__exit__(None, None, None)
         summary = client.get(f"/api/tables/{tid}").json()
         assert summary["status"] == "over"
         transcript = client.get(f"/api/tables/{tid}/transcript").json()

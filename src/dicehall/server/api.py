@@ -103,6 +103,7 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The error answers a route may give, for the OpenAPI document."""
     said = {
         400: "a bad game, seat count, option, bot or query, in the rules core's words",
+        401: "no bot token, or one this server did not issue",
         403: "the token holds no seat at this table",
         404: "no such table, room or game",
         409: "the table is full, or the game not over yet",

@@ -152,8 +152,9 @@ def serve(settings: ServerSettings) -> None:
             sqlite_synchronous=settings.sqlite_synchronous,
             grace_seconds=settings.grace_seconds,
             config=config,
+            redis_url=settings.redis,
         )
-    except DatabaseInUse as e:
+    except (DatabaseInUse, ValueError) as e:
         raise SystemExit(f"dicehall serve: {e}") from None
     tune_gc()
     tune_threads()

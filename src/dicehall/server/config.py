@@ -29,6 +29,9 @@ class ServerConfig:
     bot_threads: int = 2
     bot_queue: int = 256
 
+    # a bot from outside has this long for each decision (outside_bots.py)
+    outside_bot_ms: int = 250
+
     # the database: one writer thread, a bounded queue of writes, SQLite's busy timeout,
     # and how a table retries a step the database refused before it gives up on it
     write_queue: int = 1000

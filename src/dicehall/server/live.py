@@ -122,6 +122,7 @@ class LiveTable:
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._bot_turns: dict[int, asyncio.Handle] = {}
         self.on_change: Callable[[LiveTable], None] | None = None
+        self.on_move: Callable[[float], None] | None = None  # seconds a move took (ops.py)
         self.settings = TableSettings()
         self.presence = Presence(self)
         self.chat: TableChat | None = None  # set by the hall, which holds the chat's store
@@ -129,6 +130,7 @@ class LiveTable:
         self.hurried = False  # nobody left to watch: bots move without a pause
         self.banks = TimeBanks(0.0)  # set by the hall from the settings (timebank.py)
         self.clock: Callable[[], float] = time.time  # turn deadlines; tests set a fake one
+        self.moved_at = time.time()  # the last seat's move (or since held): the lobby shows it
 
     # --- building ------------------------------------------------------------------
 
@@ -208,6 +210,7 @@ class LiveTable:
                     "name": p["name"],
                     "bot": p["bot"],
                     "human": p["bot"] is None,
+                    "outside_bot": bool(p.get("outside")),  # kept for a bot from outside
                     "taken": p["bot"] is not None or p["token_hash"] is not None,
                     "connected": p["bot"] is not None or self.connected(s),
                     **self.presence.seat_facts(s),
@@ -382,6 +385,7 @@ class LiveTable:
                 log.warning("table %s: throws not saved; they will be tried again", self.id)
 
     async def _locked_move(self, seat: int, action: Action | None, step: int) -> None:
+        began = time.perf_counter()
         async with self._stepping():
             self._check_playing()
             self._check_fresh(seat, step)
@@ -393,6 +397,8 @@ class LiveTable:
                 played = self.state.apply(seat, action)
                 self.steps.append({"seat": seat, "action": dict(played)})
             await self._commit(first, logged, seat)
+        if self.on_move is not None:
+            self.on_move(time.perf_counter() - began)
 
     @contextlib.asynccontextmanager
     async def _stepping(self) -> AsyncIterator[None]:
@@ -495,6 +501,8 @@ class LiveTable:
                 raise
             self.stored_status = self.record.status
             self._track_turns(mover)
+            if mover is not None:
+                self.moved_at = time.time()
         self._plan(mover)
         self._broadcast(first, logged)
         if self.dice.round is not None and self._round_timer is None:
@@ -595,7 +603,7 @@ class LiveTable:
                 self._cancel_timer(seat)
         loop = asyncio.get_running_loop()
         if due is not None and due not in self.deadlines:
-            wait = self.record.turn_seconds or self.config.throw_wait_seconds
+            wait = self.turn_limit(due) or self.config.throw_wait_seconds
             self.deadlines[due] = self.clock() + wait
             self._timers[due] = loop.call_later(wait, self._spawn, self._expire, due)
         elif (
@@ -618,11 +626,16 @@ class LiveTable:
                     self._bot_turns[seat] = loop.call_later(
                         delay, self._spawn, self._bot_turn, seat
                     )
-            elif self.record.turn_seconds is not None and seat not in self.deadlines:
-                self.deadlines[seat] = self.clock() + self.record.turn_seconds
-                self._timers[seat] = loop.call_later(
-                    self.record.turn_seconds, self._spawn, self._expire, seat
-                )
+            elif (limit := self.turn_limit(seat)) is not None and seat not in self.deadlines:
+                self.deadlines[seat] = self.clock() + limit
+                self._timers[seat] = loop.call_later(limit, self._spawn, self._expire, seat)
+
+    def turn_limit(self, seat: int) -> float | None:
+        """A seat's time for a turn: a bot from outside has its per-decision limit
+        (outside_bots.py), a person the table's turn timer."""
+        if self.record.players[seat].get("outside"):
+            return self.config.outside_bot_ms / 1000
+        return self.record.turn_seconds
 
     def _cancel_timer(self, seat: int) -> None:
         self.banks.stop(seat, self.clock())
@@ -642,7 +655,8 @@ class LiveTable:
             return
         if self.record.status != PLAYING or seat not in self.state.actors():
             return
-        if seat not in self.banks.drawing:  # the turn's time is up: on to the time bank
+        outside = self.record.players[seat].get("outside")
+        if seat not in self.banks.drawing and not outside:  # time up: on to the time bank
             extra = self.banks.draw(seat, self.clock())
             if extra > 0:
                 self.deadlines[seat] = self.clock() + extra

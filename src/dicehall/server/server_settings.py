@@ -58,6 +58,11 @@ class ServerSettings(BaseSettings):
 
     # where the server listens and keeps its tables
     db: str = Field(DEFAULT_DB, description="SQLAlchemy URL; a bare path is an SQLite file")
+    redis: str | None = Field(
+        None,
+        description="Redis URL: this process is one of several serving the tables of one"
+        " PostgreSQL database (docs/server.md, Several processes)",
+    )
     host: str = Field("127.0.0.1", description="address to listen on")
     port: int = Field(8000, ge=0, le=65535, description="port to listen on")
     log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
@@ -130,6 +135,12 @@ class ServerSettings(BaseSettings):
         _CONFIG.bot_threads, ge=1, le=64, description="threads the bots think in"
     )
     bot_queue: int = Field(_CONFIG.bot_queue, ge=1, description="bot turns running or waiting")
+    outside_bot_ms: int = Field(
+        _CONFIG.outside_bot_ms,
+        ge=1,
+        le=60_000,
+        description="milliseconds a bot from outside has for each decision",
+    )
     write_queue: int = Field(
         _CONFIG.write_queue, ge=1, description="database writes waiting for the writer thread"
     )

@@ -12,7 +12,9 @@ the cost of an fsync per step.
 One server process per database: each holds its unfinished tables in memory,
 so a second one would resume and play the same tables. On PostgreSQL, where
 several servers can reach one database, the store holds an advisory lock for
-its lifetime and a second server refuses to start.
+its lifetime and a second server refuses to start; several processes of one
+site (`--redis`, server/cluster/) open it with `exclusive=False` and share
+the tables through leases instead.
 
 Writes run in one writer thread (`Store.write`), never on the event loop: a
 write waiting for a lock (SQLite's busy timeout) or a slow disk would
@@ -34,7 +36,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,10 +167,12 @@ class Store:
         synchronous: str = SQLITE_SYNCHRONOUS,
         busy_timeout: float = 5.0,
         write_queue: int = 1000,
+        exclusive: bool = True,
     ) -> None:
         self.engine: Engine = _engine(url, synchronous, busy_timeout)
         self._lock: Connection | None = None
-        if self.engine.dialect.name == "postgresql":
+        self.errors = 0  # writes the database refused (server/ops.py's metrics)
+        if exclusive and self.engine.dialect.name == "postgresql":
             self._lock = _hold_server_lock(self.engine)
         metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
@@ -190,6 +194,7 @@ class Store:
         except Busy:
             raise
         except Exception as e:  # a driver's own error, a connection lost mid-commit, ...
+            self.errors += 1
             log.warning("a database write failed: %s", type(e).__name__, exc_info=e)
             raise storage_error(e) from e
 
@@ -257,6 +262,11 @@ class Store:
                 refused.append(storage_error(e))
         return refused
 
+    def ping(self) -> None:
+        """A round trip to the database (server/ops.py's readiness check)."""
+        with self.engine.connect() as db:
+            db.execute(text("SELECT 1"))
+
     def insert(self, record: TableRecord, rematch_of: str | None = None) -> None:
         """A new table; with rematch_of, the old table points to it in the same transaction."""
         with self.engine.begin() as db:
@@ -318,6 +328,11 @@ class Store:
             rows = db.execute(query).all()
             return [(TableRecord.from_row(r), _steps(db, r.id)) for r in rows]
 
+    def unfinished_ids(self) -> list[str]:
+        with self.engine.connect() as db:
+            query = select(tables.c.id).where(tables.c.status.notin_(("over", "closed")))
+            return list(db.execute(query).scalars())
+
     def close(self) -> None:
         if self._lock is not None:
             with contextlib.suppress(SQLAlchemyError):  # a lost session has let go already
@@ -327,6 +342,28 @@ class Store:
             self._lock = None
         self.writer.close()
         self.engine.dispose()
+
+
+# pg_advisory_lock key held while a process of a site of several creates the schema
+SCHEMA_LOCK = 0x6469636568616C6D
+
+
+@contextlib.contextmanager
+def schema_lock(url: str) -> Iterator[None]:
+    """Several processes starting at once on one PostgreSQL database create its tables
+    one after the other (CREATE TABLE IF NOT EXISTS still races in PostgreSQL)."""
+    engine = create_engine(url, hide_parameters=True)
+    try:
+        with engine.connect() as db:
+            db.execute(text("SELECT pg_advisory_lock(:k)"), {"k": SCHEMA_LOCK})
+            db.commit()
+            try:
+                yield
+            finally:
+                db.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": SCHEMA_LOCK})
+                db.commit()
+    finally:
+        engine.dispose()
 
 
 def _add_missing_columns(engine: Engine) -> None:
