@@ -144,6 +144,18 @@ def test_full_game_with_seats_on_every_process(
     check_finished(pg_site_url, servers[2], table["table_id"], conns)
 
 
+def test_a_single_server_does_not_start_beside_a_site(
+    servers: list[Server], pg_site_url: str
+) -> None:
+    """The site's processes hold the database's server lock shared; a server without
+    --redis wants it alone and stops at once, as beside another single server."""
+    from dicehall.server.store import DatabaseInUse, Store
+
+    with pytest.raises(DatabaseInUse, match="another dicehall server is using the database"):
+        Store(pg_site_url)
+    Store(pg_site_url, exclusive=False).close()  # one more process of the site may
+
+
 def owner_of(servers: list[Server], table_id: str, seconds: float = 20.0) -> Server:
     """The process whose metrics count the table as playing (its lease holder)."""
     end = time.monotonic() + seconds

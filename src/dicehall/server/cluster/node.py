@@ -48,6 +48,20 @@ TAKE_AT_ONCE = 20
 RESTART = 1012  # WebSocket close code: service restart, reconnect
 
 
+def reachable(redis_url: str) -> str | None:
+    """None if Redis answers at that URL, else why not (before the server starts)."""
+    from redis import Redis as SyncRedis
+
+    client = SyncRedis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=5)
+    try:
+        client.ping()
+    except (RedisError, OSError) as e:
+        return str(e) or type(e).__name__
+    finally:
+        client.close()
+    return None
+
+
 class ClusterError(Busy):
     """Redis cannot be reached, or the table's owner cannot be found now (503)."""
 
