@@ -4,7 +4,6 @@ frames the page got pass the live leak checker (no other seat's hidden dice, C6)
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import sqlite3
@@ -26,23 +25,14 @@ from tests.browser.conftest import (
     start_server,
     stop_server,
 )
-from tests.server.helpers import Secrets, check_messages, roundtrip
+from tests.server.helpers import Frames, Secrets, check_messages, example, roundtrip
 
 if not CHROMIUM.exists():
     pytest.skip(NO_CHROMIUM, allow_module_level=True)
 
 pytestmark = pytest.mark.browser
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "bot_client.py"
 SHORT: dict[str, dict[str, Any]] = {"tepiiku": {"bankroll": 3}, "tao": {"length": "single"}}
-
-
-def bot_client() -> Any:
-    spec = importlib.util.spec_from_file_location("bot_client", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +87,7 @@ def test_board_replay_draws_each_seats_view(
         },
     )
     tid = table["table_id"]
-    bot_client().play(server, tid, table["token"])  # seat 0 plays at random to the end
+    example("bot_client").play(server, tid, table["token"])  # seat 0 plays at random to the end
 
     page: Page = new_page()
     page.goto(f"{server}/")
@@ -124,13 +114,9 @@ def test_board_replay_draws_each_seats_view(
         views.append(roundtrip(state.view(0)))
     views.append(views[-1])  # the "over" frame shows the last position
 
-    class Frames:
-        def __init__(self, seat: int | None, messages: list[dict[str, Any]]) -> None:
-            self.seat, self.messages = seat, messages
-
     spectator = page.request.get(f"{server}/api/tables/{tid}/replay").json()
     check_messages(
-        [Frames(0, answer["frames"]), Frames(None, spectator["frames"])],  # type: ignore[list-item]
+        [Frames(0, answer["frames"]), Frames(None, spectator["frames"])],
         transcript,
         played,
         secret,

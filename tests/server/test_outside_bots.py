@@ -3,7 +3,6 @@ limit, and examples/bot_client.py playing a whole game against a live server."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import threading
@@ -18,9 +17,7 @@ from typer.testing import CliRunner
 from dicehall.cli import app as cli
 from dicehall.server.config import ServerConfig
 from dicehall.server.outside_bots import BotTokens
-from tests.server.helpers import Conn, create, drive, running
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "bot_client.py"
+from tests.server.helpers import Conn, create, drive, example, running
 
 
 def issue(db: Path, name: str) -> str:
@@ -59,6 +56,9 @@ def test_a_kept_seat_waits_for_a_bot(tmp_path: Path) -> None:
         table = create(client, "duel", bots={1: "outside"})
         tid = table["table_id"]
         assert table["seat"] == 0
+        seats = client.get(f"/api/tables/{tid}").json()["seats"]
+        assert [s["outside_bot"] for s in seats] == [False, True]
+        assert 1 not in client.get(f"/api/tables/{tid}").json()["free_seats"]
         assert client.post(f"/api/tables/{tid}/join", json={}).status_code == 409
         sit = "/api/bots/sit"
         assert client.post(sit).status_code == 401
@@ -77,27 +77,27 @@ def test_a_kept_seat_waits_for_a_bot(tmp_path: Path) -> None:
 
 def test_a_bot_past_its_limit_gets_the_timeout_step(tmp_path: Path) -> None:
     """A bot that never answers: each of its turns ends in the table's timeout step once its
-    per-decision limit is up, and the game goes on to the end."""
+    per-decision limit is up, and the game goes on to the end; its rematch seat is a bot's."""
     db = tmp_path / "db.sqlite"
     token = issue(db, "sleepy")
     config = ServerConfig(compute_in_processes=False, outside_bot_ms=20)
     with running(db, config=config) as client:
         table = create(client, "duel", bots={1: "outside"}, options={"rounds": 2})
         tid = table["table_id"]
-        assert client.post("/api/bots/sit", headers=bearer(token)).status_code == 200
+        seated = client.post("/api/bots/sit", headers=bearer(token))
         with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
             drive([Conn(ws, 0)], random.Random(3))
         steps = client.get(f"/api/tables/{tid}/transcript").json()["steps"]
+        # the rematch keeps the bot's seat, and its limit, for the same bot
+        again = client.post(f"/api/tables/{tid}/rematch", headers={"X-Seat-Token": table["token"]})
+        mine = client.post(
+            f"/api/tables/{tid}/rematch", headers={"X-Seat-Token": seated.json()["token"]}
+        )
+        assert mine.json()["table_id"] == again.json()["table_id"] and mine.json()["seat"] == 1
+        rematch = client.app.state.hall.get(mine.json()["table_id"])  # type: ignore[attr-defined]
+        assert rematch.turn_limit(1) == 0.02 and rematch.status == "playing"
     bot_steps = [s for s in steps if s.get("seat") == 1]
     assert bot_steps and all(s.get("timeout") is True for s in bot_steps)
-
-
-def bot_client() -> Any:
-    spec = importlib.util.spec_from_file_location("bot_client", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_example_bot_plays_a_full_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,7 +111,7 @@ def test_the_example_bot_plays_a_full_game(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setenv("DICEHALL_OUTSIDE_BOT_MS", "20000")
     port = free_port()
     server = f"http://127.0.0.1:{port}"
-    example = bot_client()
+    client = example("bot_client")
     process = start_server(port, db)
     host: threading.Thread | None = None
     try:
@@ -126,12 +126,12 @@ def test_the_example_bot_plays_a_full_game(tmp_path: Path, monkeypatch: pytest.M
         tid = table["table_id"]
         results: list[Any] = []
         host = threading.Thread(
-            target=lambda: results.append(example.play(server, tid, table["token"])), daemon=True
+            target=lambda: results.append(client.play(server, tid, table["token"])), daemon=True
         )
         host.start()
-        seat = example.sit(server, token, "kariki")
+        seat = client.sit(server, token, "kariki")
         assert seat is not None and seat["table_id"] == tid and seat["seat"] == 1
-        result = example.play(server, tid, seat["token"])
+        result = client.play(server, tid, seat["token"])
         host.join(30)
         assert results == [result]
         with urllib.request.urlopen(f"{server}/api/tables/{tid}/transcript", timeout=10) as a:

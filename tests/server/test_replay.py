@@ -4,7 +4,6 @@ live messages (C6 holds in replays), at sealed and seed tables, and for dropped 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from dicehall.server.catalog import Catalog
 from dicehall.server.replay import frames
 from tests.server.helpers import (
     Conn,
+    Frames,
     check_messages,
     create,
     drive,
@@ -26,14 +26,6 @@ from tests.server.helpers import (
 
 # short games, so every game and both modes stay quick
 SHORT = {"tepiiku": {"bankroll": 3}, "tao": {"length": "single"}, "duel": {"rounds": 2}}
-
-
-@dataclass
-class Frames:
-    """A replay's frames, read by the leak checker as one connection's messages."""
-
-    seat: int | None
-    messages: list[dict[str, Any]] = field(default_factory=list)
 
 
 def finished_table(client: TestClient, gid: str, fairness: str) -> dict[str, Any]:
@@ -90,7 +82,7 @@ def test_replay_frames_are_what_each_seat_saw(tmp_path: Path, gid: str, fairness
         else:  # nobody but the seat itself may see its hidden throws: stand-ins from the public
             public = roundtrip(frames(game, transcript["steps"], seat))
             assert answer["frames"][:-1] == public[:-1]
-    check_messages(real, transcript, game, secret)  # type: ignore[arg-type]
+    check_messages(real, transcript, game, secret)
     assert len(real[0].messages) == len(transcript["steps"]) + 2  # the start, each step, over
     over = real[1].messages[-1]
     assert over["type"] == "over" and over["result"] == transcript["result"]

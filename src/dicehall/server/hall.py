@@ -256,6 +256,8 @@ class Hall:
                         "bot": p["bot"],
                         "token_hash": None,
                         "reserved": not p["bot"],
+                        # a bot from outside comes back with its own rematch token
+                        **({"outside": True} if p.get("outside") else {}),
                     }
                     for p in old.record.players
                 ]

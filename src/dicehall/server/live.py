@@ -202,6 +202,7 @@ class LiveTable:
                     "name": p["name"],
                     "bot": p["bot"],
                     "human": p["bot"] is None,
+                    "outside_bot": bool(p.get("outside")),  # kept for a bot from outside
                     "taken": p["bot"] is not None or p["token_hash"] is not None,
                     "connected": p["bot"] is not None or self.connected(s),
                     **self.presence.seat_facts(s),

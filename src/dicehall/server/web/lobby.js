@@ -345,7 +345,7 @@ function drawRoom(section, code, summary) {
     h("p", {}, `${gameTitle(summary.game)} · ${statusText(summary.status)}`),
     seats.length ? h("ul", { class: "seat-list" }, seats.map((seat, i) => h("li", {},
       h("strong", {}, seat.taken ? seatName(seats.map((x) => x.name), i) : `Seat ${i + 1}`), " ",
-      h("span", { class: "muted" }, seat.bot ? `bot (${seat.bot})` : seat.taken ? "taken" : "free")))) : null,
+      h("span", { class: "muted" }, seat.bot ? `bot (${seat.bot})` : seat.outside_bot ? "bot from outside" : seat.taken ? "taken" : "free")))) : null,
     loadSeat(id) && summary.status !== "over" && summary.status !== "closed"
       ? h("div", { class: "row" }, h("p", {}, "This browser holds a seat at this table."),
         h("a", { class: "button primary back-to-seat", href: `#/table/${id}` }, "Back to your seat"))

@@ -84,6 +84,7 @@ class ReplayScreen {
     this.slider = h("input", { type: "range", min: 0, max: 0, value: 0, class: "replay-slider", "aria-label": "step", oninput: () => this.go(Number(this.slider.value)) });
     this.note = h("p", { class: "replay-note", hidden: true });
     this.latest = h("p", { class: "latest replay-latest", "aria-live": "polite" });
+    this.choices = h("p", { class: "replay-choices muted" });
     this.board = h("section", { class: "board", "aria-label": "The table at this step" });
     this.log = h("ol", { class: "log replay-log", "aria-label": "What this seat saw" });
     this.end = h("div", { class: "replay-end" });
@@ -105,7 +106,7 @@ class ReplayScreen {
       this.first, this.prev, this.playButton, this.next, this.last,
       h("label", { for: "replay-speed" }, "Speed "), this.speedPick, this.counter);
     this.stage = h("div", { class: "replay-stage", hidden: true },
-      this.controls, this.slider, this.note, this.latest,
+      this.controls, this.slider, this.note, this.latest, this.choices,
       h("div", { class: "table-grid" },
         h("div", { class: "table-main" }, this.board, this.end),
         h("aside", { class: "table-side" }, h("section", { class: "card" }, h("h2", {}, "Log"), this.log), this.talk)));
@@ -197,6 +198,8 @@ class ReplayScreen {
     const dice = last ? eventDice(last) : null;
     mount(this.latest, dice ? h("span", { class: "latest-dice" }, dice.map((f) => anyDie(f, { size: 30 }))) : null,
       last ? news.map((e) => named(names, e.text)).join(" · ") : frame.type === "over" ? "The game is over." : "—");
+    const legal = frame.legal || [];
+    this.choices.textContent = legal.length ? `${seatName(names, this.answer.seat)}'s choices here: ${legal.map((l) => named(names, l.label)).join(" · ")}` : "";
   }
 
   /** The last position at or before frame i (the "over" frame has none of its own). */

@@ -588,7 +588,7 @@ function percent(value) {
 /** A seat's connection in words: everyone sees who is here, dropped, gone or played by a bot. */
 function seatState(s) {
   if (s.bot) return "bot";
-  if (!s.taken) return "free";
+  if (!s.taken) return s.outside_bot ? "waiting for a bot from outside" : "free";
   const state = s.state || (s.connected ? "connected" : "gone");
   if (s.quit) return s.quit === "left" ? "left · bot plays" : "conceded";
   if (s.stand_in) return state === "connected" ? "bot plays" : `${state} · bot plays`;
