@@ -23,7 +23,6 @@ from tests.server.helpers import (
     settle,
 )
 
-
 SHORT = {"tao": {"length": "single"}}
 """Options that keep a whole game short where the default one is long (Tao's token game
 runs many matches); the server's handling is the same at any length."""
