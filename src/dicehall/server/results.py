@@ -376,7 +376,7 @@ class Results:
             hall.finished.pop(table_id, None)  # rebuilt with the new names when asked for
         for table in list(hall.live.values()):
             if forget_seats(table.record.players, account_id):
-                await self.store.write(table.save_players)
+                table.save_players()
                 table.notify_seats()
 
     async def catch_up(self, hall: Any) -> int:
