@@ -114,6 +114,7 @@ def create_app(
         sweeper = asyncio.create_task(sweep_forever(hall))
         yield
         sweeper.cancel()
+        await results.drain()
         if node is not None:
             await node.stop()
         hall.close()

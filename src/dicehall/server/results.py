@@ -332,6 +332,12 @@ class Results:
         if task is not None:
             await asyncio.shield(task)
 
+    async def drain(self, seconds: float = 10.0) -> None:
+        """On stopping: let the records on their way commit (those left are caught up on
+        the next start), so none is cut off mid-transaction."""
+        if self.pending:
+            await asyncio.wait(list(self.pending.values()), timeout=seconds)
+
     async def _record(self, table: Any) -> None:
         players = table.record.players
         names = [p["name"] for p in players]
