@@ -17,7 +17,7 @@ if [ ! -x /usr/bin/chromium ]; then
     ci_apt_install chromium || echo "chromium could not be installed: the browser tests will be skipped"
 fi
 
-# A throwaway PostgreSQL cluster for tests/server/test_postgres.py.
+# A throwaway PostgreSQL cluster for tests/server/test_postgres.py and tests/server/cluster/.
 ci_start_postgres() {
     local bin
     bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
@@ -41,7 +41,24 @@ if [ -z "${DICEHALL_TEST_PG_URL:-}" ]; then
     ci_start_postgres || echo "PostgreSQL could not be started: its tests will be skipped"
 fi
 
+# A throwaway Redis for tests/server/cluster/ (several server processes).
+ci_start_redis() {
+    command -v redis-server >/dev/null || ci_apt_install redis-server || return 1
+    local dir port=56379
+    dir=$(mktemp -d /tmp/dicehall-redis.XXXXXX)
+    redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" \
+        --daemonize yes --pidfile "$dir/pid" >/dev/null || return 1
+    export DICEHALL_TEST_REDIS_URL="redis://127.0.0.1:$port/0"
+    CI_REDIS_PID="$dir/pid"
+}
+if [ -z "${DICEHALL_TEST_REDIS_URL:-}" ]; then
+    ci_start_redis || echo "Redis could not be started: the several-process tests will be skipped"
+fi
+
 ci_stop_services() {
     if [ -n "${CI_PG_STOP:-}" ]; then "${CI_PG_STOP[@]}" >/dev/null 2>&1 || true; fi
+    if [ -n "${CI_REDIS_PID:-}" ] && [ -f "$CI_REDIS_PID" ]; then
+        kill "$(cat "$CI_REDIS_PID")" 2>/dev/null || true
+    fi
 }
 trap ci_stop_services EXIT

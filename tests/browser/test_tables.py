@@ -79,13 +79,14 @@ def test_a_full_game_against_bots(server: str, new_page: Any, game: str) -> None
     # step-by-step replay of the finished game
     page.click("text=Replay step by step")
     counter = page.locator(".replay-counter")
-    expect(counter).to_have_text(re.compile(r"^Step 1 of \d+$"))
+    expect(counter).to_have_text(re.compile(r"^Step 0 of \d+$"))
     page.click("text=Next →")
-    expect(counter).to_have_text(re.compile(r"^Step 2 of"))
+    expect(counter).to_have_text(re.compile(r"^Step 1 of"))
     page.keyboard.press("ArrowRight")
-    expect(counter).to_have_text(re.compile(r"^Step 3 of"))
-    page.keyboard.press("ArrowLeft")
     expect(counter).to_have_text(re.compile(r"^Step 2 of"))
+    page.keyboard.press("ArrowLeft")
+    expect(counter).to_have_text(re.compile(r"^Step 1 of"))
+    page.wait_for_selector(f".replay .felt.game-{game}")
     if screenshot_lobby:
         screenshot(page, "replay")
         # a rematch seats the host at a new table of the same game

@@ -4,10 +4,11 @@ and a driver that plays a table's human seats with random legal actions."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,13 @@ def drive(conns: list[Conn], rng: random.Random, max_moves: int = 20_000) -> Non
                 while c.over is None:
                     c.read()
             return
+        due = conns[0].pos.get("throw_due")
+        thrower = next((c for c in conns if due is not None and c.seat == due), None)
+        if thrower is not None:  # a person's own throw (a Toplshteyner roller)
+            thrower.ws.send_json({"type": "throw", "step": thrower.step})
+            thrower.ws.send_json({"type": "ping"})
+            thrower.read_until("pong")
+            continue
         actor = next((c for c in conns if c.seat is not None and c.pos["legal"]), None)
         if actor is None:  # a bot's turn
             while conns[0].step == latest:
@@ -171,7 +179,7 @@ def secrets_of(client: TestClient, table_id: str) -> Secrets:
 
 
 def check_messages(
-    conns: list[Conn], transcript: Mapping[str, Any], game: Game, secret: Secrets
+    conns: list[Conn] | list[Frames], transcript: Mapping[str, Any], game: Game, secret: Secrets
 ) -> None:
     """Every message each connection got is exactly what its seat may see (C6).
 
@@ -250,3 +258,22 @@ def check_messages(
 def openings_of(conn: Conn) -> list[dict[str, Any]]:
     """Every opening a connection received, as its page keeps them."""
     return [o for m in conn.messages for o in m.get("openings", [])]
+
+
+@dataclass
+class Frames:
+    """Messages not from a connection (a replay's frames), read by `check_messages` as the
+    messages of one connection of `seat`."""
+
+    seat: int | None
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+
+def example(name: str) -> Any:
+    """A script of examples/ loaded as a module (examples/ is not a package)."""
+    path = Path(__file__).resolve().parents[2] / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

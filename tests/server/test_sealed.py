@@ -4,6 +4,7 @@ old database gaining the fairness column."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sqlite3
 from pathlib import Path
@@ -45,15 +46,16 @@ def play_kariki(client: Any, reveal: bool = True) -> tuple[str, list[Conn]]:
     joined = client.post(
         f"/api/tables/{tid}/join", json={"name": "Bo", "entropy": chain_commit(X1).hex()}
     ).json()
-    with client.websocket_connect(f"/ws/tables/{tid}") as watcher:
+    with (
+        contextlib.ExitStack() as opened,  # sockets close even when a check fails
+        client.websocket_connect(f"/ws/tables/{tid}") as watcher,
+    ):
         conns = [Conn(watcher, None)]
         for seat, token, x in ((0, table["token"], X0), (1, joined["token"], X1)):
-            ws = client.websocket_connect(f"/ws/tables/{tid}?token={token}").__enter__()
+            ws = opened.enter_context(client.websocket_connect(f"/ws/tables/{tid}?token={token}"))
             conns.append(Conn(ws, seat, x if reveal else None))
         drive(conns, random.Random(3))
         settle(client, tid, conns)
-        for conn in conns[1:]:
-            conn.ws.__exit__(None, None, None)
     return tid, conns
 
 

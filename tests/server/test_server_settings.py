@@ -14,10 +14,11 @@ from typer.testing import CliRunner
 
 from dicehall.cli import app as cli
 from dicehall.server import commands
+from dicehall.server.config import ServerConfig
 from dicehall.server.limits import Limits
 from dicehall.server.server_settings import ServerSettings, SettingsError, load_settings, section
 
-SECTIONS = [Limits]
+SECTIONS = [Limits, ServerConfig]
 """The server's dataclasses of knobs; each field must be a setting of the same name."""
 
 
@@ -59,10 +60,16 @@ def test_environment_variables_reach_the_server(
     monkeypatch.setenv("DICEHALL_SQLITE_SYNCHRONOUS", "full")
     monkeypatch.setenv("DICEHALL_TABLES_BURST", "2")
     monkeypatch.setenv("DICEHALL_GRACE_SECONDS", "7.5")
+    monkeypatch.setenv("DICEHALL_BOT_THREADS", "3")
+    monkeypatch.setenv("DICEHALL_RETRY_GIVE_UP_SECONDS", "12.5")
+    monkeypatch.setenv("DICEHALL_COMPUTE_IN_PROCESSES", "false")
     output = serve()
     assert "http://127.0.0.2:8123/" in output
     assert (served["host"], served["port"], served["log_level"]) == ("127.0.0.2", 8123, "warning")
     app = served["app"]
+    config = app.state.hall.config
+    assert (config.bot_threads, config.retry_give_up_seconds) == (3, 12.5)
+    assert not config.compute_in_processes
     with app.state.hall.store.engine.connect() as connection:
         assert connection.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
     assert db.exists()

@@ -10,11 +10,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from dicehall.cli import catalog, odds, play, ratings, serve, sim, strategy, transcripts
+from dicehall.cli import bots, catalog, odds, play, ratings, serve, sim, strategy, transcripts
 from dicehall.cli.common import app
 
 __all__ = [
     "app",
+    "bots",
     "catalog",
     "main",
     "odds",

@@ -57,6 +57,13 @@ def serve(
         str | None,
         typer.Option(help=f"SQLAlchemy database URL {_from('db')}.", show_default=False),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Redis URL: one of several processes on one PostgreSQL {_from('redis')}.",
+            show_default=False,
+        ),
+    ] = None,
     log_level: Annotated[
         str | None,
         typer.Option(help=f"debug, info, warning, error {_from('log_level')}.", show_default=False),
@@ -83,7 +90,13 @@ def serve(
 
     settings = guarded(
         lambda: load_settings(
-            config, host=host, port=port, db=db, log_level=log_level, access_log=access_log
+            config,
+            host=host,
+            port=port,
+            db=db,
+            redis=redis,
+            log_level=log_level,
+            access_log=access_log,
         )
     )
     guarded(lambda: run_server(settings))

@@ -11,10 +11,16 @@ from rich.table import Table as RichTable
 
 from dicehall.cli.common import (
     GameArg,
+    GamesOpt,
+    JsonOpt,
     OptionOpt,
+    RayCommand,
+    RayOpt,
     SeatsOpt,
     SeedOpt,
     app,
+    bot_names,
+    cluster,
     configure,
     err,
     fail,
@@ -26,27 +32,26 @@ from dicehall.strategy.duel import duel as run_duel
 from dicehall.strategy.progress import bar
 from dicehall.strategy.solver import GameSolver, plot
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 
-
-@app.command(rich_help_panel="Study")
+@app.command(rich_help_panel="Study", cls=RayCommand)
 def duel(
     game: GameArg,
     bots: Annotated[str, typer.Option(help="Two or more bots, comma-separated (A,B).")],
-    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 1000,
+    games: GamesOpt = 1000,
     seats: SeatsOpt = None,
     seed: SeedOpt = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
+    ray: RayOpt = None,
 ) -> None:
     """A tournament rotating seats and the first roller: win rates with 95% intervals."""
     g = guarded(lambda: configure(game, seats, option))
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = bot_names(g, bots)
     if len(set(names)) < 2:
         fail(f"--bots needs at least two different bots; got {bots!r}")
     console = None if as_json else err
-    with bar(games, f"{g.id} duel", console) as progress:
-        result = guarded(lambda: run_duel(g, names, games, seed, lambda i: progress.advance()))
+    with cluster(ray) as run, bar(games, f"{g.id} duel", console) as progress:
+        result = guarded(lambda: run_duel(g, names, games, seed, lambda i: progress.advance(), run))
     if as_json:
         print(json.dumps(result.to_json()))
         return
@@ -70,10 +75,10 @@ def solver_of(game: Game) -> GameSolver:
     return solver
 
 
-@app.command(rich_help_panel="Study")
+@app.command(rich_help_panel="Study", cls=RayCommand)
 def solve(
     game: GameArg,
-    seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats.")] = 2,
+    seats: SeatsOpt = 2,
     option: OptionOpt = None,
     iterations: Annotated[
         int | None, typer.Option(min=1, help="CFR+ iterations (per subgame where decomposed).")
@@ -89,6 +94,7 @@ def solve(
         Path | None, typer.Option("--plot", help="Write exploitability against iterations (PNG).")
     ] = None,
     as_json: JsonOpt = False,
+    ray: RayOpt = None,
 ) -> None:
     """Solve a game's equilibrium strategy with CFR+ and measure its exact exploitability."""
     if iterations is not None and target is not None:
@@ -97,11 +103,13 @@ def solve(
         target = 0.001
     g = guarded(lambda: configure(game, seats, option))
     solver = guarded(lambda: solver_of(g))
-    report = guarded(
-        lambda: solver.solve(
-            iterations, target, out_file, None if as_json else err, plot_file is not None
+    console = None if as_json else err
+    with cluster(ray) as run:
+        report = guarded(
+            lambda: solver.solve(
+                iterations, target, out_file, console, plot_file is not None, runner=run
+            )
         )
-    )
     if plot_file is not None:
         guarded(lambda: plot(report.history, report.unit, plot_file, f"{g.name}, {g.seats} seats"))
     data = {
@@ -125,18 +133,20 @@ def solve(
         out.print(f"strategy written to {report.saved}")
 
 
-@app.command(rich_help_panel="Study")
+@app.command(rich_help_panel="Study", cls=RayCommand)
 def exploitability(
     game: GameArg,
     bot: Annotated[str, typer.Option(help="The bot whose policy is measured.")],
-    seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats.")] = 2,
+    seats: SeatsOpt = 2,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
+    ray: RayOpt = None,
 ) -> None:
     """The exact exploitability of a bot's policy: what a best response wins from it."""
     g = guarded(lambda: configure(game, seats, option))
     solver = guarded(lambda: solver_of(g))
-    eps = guarded(lambda: solver.exploitability(bot, None if as_json else err))
+    with cluster(ray) as run:
+        eps = guarded(lambda: solver.exploitability(bot, None if as_json else err, runner=run))
     data = {"game": g.id, "seats": g.seats, "options": dict(g.options), "bot": bot,
             "exploitability": eps, "unit": solver.unit}  # fmt: skip
     if as_json:

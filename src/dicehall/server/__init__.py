@@ -11,6 +11,8 @@ catalog.py   the games a server offers
 limits.py    how much one client may create and join
 commands.py  `dicehall serve` and `dicehall verify`
 server_settings.py  the server's settings: DICEHALL_* variables, config file, flags
+ops.py       health, readiness and Prometheus metrics
+cluster/     several processes on one site (--redis): leases, the bus, forwarding
 
 The web stack (FastAPI, uvicorn, SQLAlchemy) comes with the `server` extra, so
 nothing here imports it until `create_app` is asked for: `dicehall verify`
@@ -34,6 +36,8 @@ SERVER_MODULES = (
     "sqlalchemy",
     "pydantic_settings",
     "websockets",
+    "prometheus_client",
+    "redis",
 )
 """What the `server` extra brings; nothing outside this package (and `dicehall serve`)
 imports them, so the core, the other commands and `dicehall.rl.env` install without them."""

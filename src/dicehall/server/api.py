@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi import APIRouter, Header, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
 from dicehall.core.errors import DicehallError
@@ -103,6 +103,7 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The error answers a route may give, for the OpenAPI document."""
     said = {
         400: "a bad game, seat count, option, bot or query, in the rules core's words",
+        401: "no bot token, or one this server did not issue",
         403: "the token holds no seat at this table",
         404: "no such table, room or game",
         409: "the table is full, or the game not over yet",
@@ -255,8 +256,12 @@ def api_router(
             lambda: verify_transcript(table.transcript(), hall.catalog.make, body.openings)
         )
 
-    @router.get("/odds/{game_id}", responses=errors(400, 404, 429, 503))
-    async def odds(game_id: str, request: Request) -> list[dict[str, Any]]:
+    @router.get(
+        "/odds/{game_id}",
+        response_model=list[dict[str, Any]],
+        responses=errors(400, 404, 429, 503),
+    )
+    async def odds(game_id: str, request: Request) -> Response:
         """Exact odds tables: the query parameters are those of `dicehall odds`.
 
         Worked out in a worker process and cached; a query that takes longer than a
@@ -264,9 +269,10 @@ def api_router(
         odds_asked.check(client_address(request))
         try:
             cls = hall.catalog.game_class(game_id)
-            return await compute.odds(cls, dict(request.query_params))
+            answer = await compute.odds(cls, dict(request.query_params))
         except DicehallError as e:
             status = 404 if game_id not in hall.catalog.ids() else 400
             raise HTTPException(status, str(e)) from None
+        return Response(answer, media_type="application/json")  # encoded in the worker
 
     return router

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -21,9 +22,13 @@ from dicehall.server.config import ServerConfig
 from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
+from dicehall.server.ops import Check, Metrics, ops_router
+from dicehall.server.outside_bots import BotTokens, bots_router
+from dicehall.server.quickmatch import quickmatch_router
+from dicehall.server.replay import replay_router
 from dicehall.server.settings import DEFAULT_GRACE_SECONDS
 from dicehall.server.sockets import serve_socket
-from dicehall.server.store import SQLITE_SYNCHRONOUS, Store
+from dicehall.server.store import SQLITE_SYNCHRONOUS, Store, schema_lock
 from dicehall.server.workers import Busy
 
 log = logging.getLogger("dicehall.server")
@@ -40,35 +45,66 @@ def create_app(
     sqlite_synchronous: str = SQLITE_SYNCHRONOUS,
     grace_seconds: float = DEFAULT_GRACE_SECONDS,
     config: ServerConfig | None = None,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The server on a database; `games` replaces the registry (tests), `rate`/`burst`
     limit each connection's messages a second, `limits` what each client address may
     create, join and ask (limits.py), `sqlite_synchronous` SQLite's pragma (store.py),
     `grace_seconds` a gone seat's wait when its table's host chose none (presence.py),
-    `config` the worker pools, retries and logging (config.py).
+    `config` the worker pools, retries and logging (config.py), `redis_url` the Redis of
+    a site of several processes on one PostgreSQL database (server/cluster/).
     `dicehall serve` fills them from its settings (server_settings.py)."""
     limits = limits or Limits()
     config = config or ServerConfig()
-    store = Store(
-        db_url,
-        synchronous=sqlite_synchronous,
-        busy_timeout=config.busy_timeout_seconds,
-        write_queue=config.write_queue,
-    )
-    hall = Hall(
-        store, Catalog(games), limits.max_waiting_tables, limits.waiting_minutes * 60, config
-    )
+    if redis_url is not None and not db_url.startswith("postgresql"):
+        raise ValueError(
+            "several server processes (--redis) share one PostgreSQL database: give --db"
+            f" a postgresql+psycopg:// URL, not {db_url.split(':', 1)[0]}"
+        )
+    with contextlib.nullcontext() if redis_url is None else schema_lock(db_url):
+        store = Store(
+            db_url,
+            synchronous=sqlite_synchronous,
+            busy_timeout=config.busy_timeout_seconds,
+            write_queue=config.write_queue,
+            exclusive=redis_url is None,
+        )
+        hall = Hall(
+            store, Catalog(games), limits.max_waiting_tables, limits.waiting_minutes * 60, config
+        )
+        bot_tokens = BotTokens(store.engine)
     compute = Compute(config)
+    metrics = Metrics(hall)
+    hall.on_move = metrics.moved
+
+    async def database() -> str | None:
+        await asyncio.to_thread(store.ping)
+        return None
+
+    checks: dict[str, Check] = {"database": database}
+    node = None
+    if redis_url is not None:
+        from dicehall.server.cluster import Node
+
+        node = Node(redis_url, hall)
+        hall.on_open, hall.on_end = node.opened, node.ended
+        metrics.bus_errors = lambda: node.errors
+        checks["redis"] = node.ready
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         compute.warm()
-        resumed = await hall.resume_all()
-        if resumed:
-            log.info("resumed %d unfinished tables", resumed)
+        if node is not None:
+            await node.start()
+        else:
+            resumed = await hall.resume_all()
+            if resumed:
+                log.info("resumed %d unfinished tables", resumed)
         sweeper = asyncio.create_task(sweep_forever(hall))
         yield
         sweeper.cancel()
+        if node is not None:
+            await node.stop()
         hall.close()
         compute.close()
         await asyncio.sleep(0)
@@ -76,6 +112,10 @@ def create_app(
     app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
     app.include_router(api_router(hall, limits, compute, grace_seconds))
+    app.include_router(ops_router(metrics, checks))
+    app.include_router(replay_router(hall))
+    app.include_router(bots_router(hall, bot_tokens, limits))
+    app.include_router(quickmatch_router(hall, limits, grace_seconds))
 
     @app.exception_handler(TooManyRequests)
     async def too_many(_request: Request, e: TooManyRequests) -> JSONResponse:
@@ -94,4 +134,9 @@ def create_app(
 
     if (WEB / "index.html").exists():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    if node is not None:
+        from dicehall.server.cluster import Router
+
+        node.app = app
+        app.add_middleware(Router, node=node)
     return app

@@ -29,6 +29,9 @@ class ServerConfig:
     bot_threads: int = 2
     bot_queue: int = 256
 
+    # a bot from outside has this long for each decision (outside_bots.py)
+    outside_bot_ms: int = 250
+
     # the database: one writer thread, a bounded queue of writes, SQLite's busy timeout,
     # and how a table retries a step the database refused before it gives up on it
     write_queue: int = 1000
@@ -36,6 +39,10 @@ class ServerConfig:
     retry_first_seconds: float = 0.1
     retry_max_seconds: float = 2.0
     retry_give_up_seconds: float = 60.0
+
+    # how long a person's own throw (a Toplshteyner roller's) waits at a table without a
+    # turn timer before the table throws for them
+    throw_wait_seconds: float = 30.0
 
     # how long a client is asked to wait (Retry-After) when the server is busy
     retry_after_seconds: int = 5

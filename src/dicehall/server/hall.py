@@ -13,8 +13,9 @@ import logging
 import random
 import re
 import secrets
+import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from dicehall.core.errors import DicehallError, OptionError
@@ -26,6 +27,8 @@ from dicehall.server.expiry import expiry_text, stale
 from dicehall.server.fairness import MODES, SEALED, check_commit, commitment_for, new_seed
 from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, SaveError, token_hash
+from dicehall.server.outside_bots import OUTSIDE, kept_seat
+from dicehall.server.quickmatch import lobby_facts
 from dicehall.server.settings import (
     SettingsStore,
     TableSettings,
@@ -95,6 +98,11 @@ class Hall:
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()
         self.rooms: dict[str, str] = {}
         self.rng = random.Random(secrets.randbits(64))  # bots' own choices, not the dice
+        # hooks of several processes on one site (server/cluster/) and of the metrics
+        # (server/ops.py); None for one process
+        self.on_open: Callable[[str], Awaitable[None]] | None = None  # before it is stored
+        self.on_end: Callable[[str], None] | None = None  # over or closed
+        self.on_move: Callable[[float], None] | None = None  # a move took this many seconds
 
     # --- lookup --------------------------------------------------------------------
 
@@ -124,6 +132,7 @@ class Hall:
     def open_tables(self) -> list[dict[str, Any]]:
         """The lobby's list: listed tables waiting or in play (private ones only by room)."""
         out = []
+        now = time.time()
         for table in self.live.values():
             if not table.settings.listed:
                 continue
@@ -138,6 +147,7 @@ class Hall:
                     "seats_taken": taken,
                     "free_seats": table.free_seats(),
                     "names": table.names,
+                    **lobby_facts(table, now),
                 }
             )
         return out
@@ -167,9 +177,10 @@ class Hall:
         for seat, bot in bots.items():
             if not 0 <= seat < game.seats:
                 raise OptionError(f"there is no seat {seat}; seats are 0 to {game.seats - 1}")
-            if bot not in known:
+            if bot not in known and bot != OUTSIDE:
                 raise OptionError(
                     f"unknown bot {bot!r} for {game.id}; its bots are: {', '.join(known)}"
+                    f" (or {OUTSIDE!r}: a seat kept for a bot from outside)"
                 )
         humans = [s for s in range(game.seats) if s not in bots]
         if not humans:
@@ -179,6 +190,9 @@ class Hall:
         players: list[dict[str, Any]] = []
         for seat in range(game.seats):
             seat_bot = bots.get(seat)
+            if seat_bot == OUTSIDE:
+                players.append(kept_seat())
+                continue
             name = names[seat] if names is not None and seat < len(names) else ""
             players.append(
                 {
@@ -242,6 +256,8 @@ class Hall:
                         "bot": p["bot"],
                         "token_hash": None,
                         "reserved": not p["bot"],
+                        # a bot from outside comes back with its own rematch token
+                        **({"outside": True} if p.get("outside") else {}),
                     }
                     for p in old.record.players
                 ]
@@ -302,6 +318,8 @@ class Hall:
             fairness=fairness,
         )
         old_id = None if rematch_of is None else rematch_of.id
+        if self.on_open is not None:
+            await self.on_open(record.id)
         await self.store.write(self._insert, record, old_id, settings)
         if rematch_of is not None:
             rematch_of.record.rematch_id = record.id
@@ -327,8 +345,11 @@ class Hall:
     def _rebuild(self, record: TableRecord, steps: list[Any]) -> LiveTable:
         game = self.catalog.make(record.game, record.seats, record.options)
         table = LiveTable(record, game, self.store, self.config, self.bot_pool)
+        table.on_move = self.on_move
         table.settings = self.settings.get(record.id)
-        table.chat = TableChat(self.chats, record.id, table.settings, self.settings)
+        table.chat = TableChat(
+            self.chats, record.id, table.settings, self.settings, self.store.write
+        )
         table.banks = TimeBanks(time_bank(table.settings, record.turn_seconds))
         table.replay(steps)
         return table
@@ -345,6 +366,8 @@ class Hall:
             del self.live[table.id]
             self.rooms.pop(table.record.room, None)
             self._keep_finished(table)
+            if self.on_end is not None:
+                self.on_end(table.id)
 
     def _keep_finished(self, table: LiveTable) -> None:
         self.finished[table.id] = table
@@ -364,18 +387,32 @@ class Hall:
         """Rebuild every unfinished table from its stored steps and go on playing."""
         count = 0
         for record, steps in self.store.unfinished():
-            try:
-                table = self._rebuild(record, steps)
-            except DicehallError as e:  # its game is gone, or the rules changed under it
-                log.error("table %s cannot be resumed: %s", record.id, e)
-                continue
-            self._hold(table)
-            try:
-                await table.resume()
-            except SaveError as e:
-                log.error("table %s: could not resume yet: %s", record.id, e)
-            count += 1
+            count += await self.adopt(record, steps)
         return count
+
+    async def adopt(self, record: TableRecord, steps: list[Any]) -> bool:
+        """Rebuild an unfinished table from its stored steps and go on playing it here
+        (at start, or taken over from another process of the site)."""
+        try:
+            table = self._rebuild(record, steps)
+        except DicehallError as e:  # its game is gone, or the rules changed under it
+            log.error("table %s cannot be resumed: %s", record.id, e)
+            return False
+        self._hold(table)
+        try:
+            await table.resume()
+        except SaveError as e:
+            log.error("table %s: could not resume yet: %s", record.id, e)
+        return True
+
+    def release(self, table_id: str) -> LiveTable | None:
+        """Stop holding a table (another process of the site plays it now): its timers
+        and bots stop; its stored steps are the table."""
+        table = self.live.pop(table_id, None) or self.finished.pop(table_id, None)
+        if table is not None:
+            self.rooms.pop(table.record.room, None)
+            table.close()
+        return table
 
     def close(self) -> None:
         for table in self.live.values():

@@ -33,6 +33,7 @@ from pydantic_settings import (
 
 from dicehall.core.errors import DicehallError
 from dicehall.server.commands import DEFAULT_DB
+from dicehall.server.config import ServerConfig
 from dicehall.server.limits import Limits
 from dicehall.server.settings import DEFAULT_GRACE_SECONDS
 
@@ -40,6 +41,7 @@ ENV_PREFIX = "DICEHALL_"
 CONFIG_ENV = "DICEHALL_CONFIG"
 
 _LIMITS = Limits()
+_CONFIG = ServerConfig()
 _config_file: ContextVar[Path | None] = ContextVar("dicehall_config_file", default=None)
 
 
@@ -56,6 +58,11 @@ class ServerSettings(BaseSettings):
 
     # where the server listens and keeps its tables
     db: str = Field(DEFAULT_DB, description="SQLAlchemy URL; a bare path is an SQLite file")
+    redis: str | None = Field(
+        None,
+        description="Redis URL: this process is one of several serving the tables of one"
+        " PostgreSQL database (docs/server.md, Several processes)",
+    )
     host: str = Field("127.0.0.1", description="address to listen on")
     port: int = Field(8000, ge=0, le=65535, description="port to listen on")
     log_level: Literal["critical", "error", "warning", "info", "debug"] = Field(
@@ -104,6 +111,72 @@ class ServerSettings(BaseSettings):
     )
     odds_burst: int = Field(_LIMITS.odds_burst, ge=1, description="odds requests at once")
 
+    # config.ServerConfig: the worker pools, the database's retries, Retry-After
+    compute_workers: int = Field(
+        _CONFIG.compute_workers, ge=1, le=64, description="worker processes for odds and advice"
+    )
+    compute_in_processes: bool = Field(
+        _CONFIG.compute_in_processes,
+        description="odds and advice in processes (false: threads of the server)",
+    )
+    compute_queue: int = Field(
+        _CONFIG.compute_queue, ge=1, description="odds and advice jobs running or waiting"
+    )
+    odds_wait_seconds: float = Field(
+        _CONFIG.odds_wait_seconds,
+        gt=0,
+        le=60,
+        description="seconds an odds request waits for its answer, then 503 (it is cached)",
+    )
+    odds_cache_size: int = Field(
+        _CONFIG.odds_cache_size, ge=1, description="odds answers kept in the cache"
+    )
+    bot_threads: int = Field(
+        _CONFIG.bot_threads, ge=1, le=64, description="threads the bots think in"
+    )
+    bot_queue: int = Field(_CONFIG.bot_queue, ge=1, description="bot turns running or waiting")
+    outside_bot_ms: int = Field(
+        _CONFIG.outside_bot_ms,
+        ge=1,
+        le=60_000,
+        description="milliseconds a bot from outside has for each decision",
+    )
+    write_queue: int = Field(
+        _CONFIG.write_queue, ge=1, description="database writes waiting for the writer thread"
+    )
+    busy_timeout_seconds: float = Field(
+        _CONFIG.busy_timeout_seconds,
+        ge=0,
+        le=600,
+        description="seconds an SQLite write waits for another writer's lock",
+    )
+    retry_first_seconds: float = Field(
+        _CONFIG.retry_first_seconds,
+        gt=0,
+        description="first pause before a refused step's write is tried again",
+    )
+    retry_max_seconds: float = Field(
+        _CONFIG.retry_max_seconds, gt=0, description="longest pause between those retries"
+    )
+    retry_give_up_seconds: float = Field(
+        _CONFIG.retry_give_up_seconds,
+        gt=0,
+        description="then the table goes back to its last stored step and the mover is told",
+    )
+    throw_wait_seconds: float = Field(
+        _CONFIG.throw_wait_seconds,
+        gt=0,
+        le=3600,
+        description="seconds a person's own throw waits at an untimed table, then the table"
+        " throws for them",
+    )
+    retry_after_seconds: int = Field(
+        _CONFIG.retry_after_seconds,
+        ge=1,
+        le=3600,
+        description="the Retry-After of a 503 when the server is busy",
+    )
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _lower(cls, value: object) -> object:
@@ -131,6 +204,9 @@ class ServerSettings(BaseSettings):
 
     def limits(self) -> Limits:
         return section(Limits, self)
+
+    def config(self) -> ServerConfig:
+        return section(ServerConfig, self)
 
 
 D = TypeVar("D")

@@ -7,13 +7,24 @@ that waits for a lock) would freeze every table at once. Such work goes to a
 waiting. Past the cap a job is refused at once with `Busy` (503 with
 Retry-After over HTTP, an error message over the WebSocket) instead of
 queueing without end.
+
+Worker processes run at a lower priority than the server (`WORKER_NICENESS`):
+on a machine with few cores an odds job that takes a core for seconds would
+otherwise hold up every table's moves, which are the work people wait for.
+They die with the server: each watches its parent and ends itself when the
+server is gone, however it went (kill -9 included), so a killed server leaves
+no odds worker computing for nobody.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +33,35 @@ from typing import Any, TypeVar
 log = logging.getLogger("dicehall.server")
 
 T = TypeVar("T")
+
+PARENT_CHECK_SECONDS = 0.5
+WORKER_NICENESS = 10
+
+
+def _worker_start(parent: int) -> None:
+    """In a new worker process: yield the CPU to the server, and end with it."""
+    with contextlib.suppress(OSError):  # where priorities cannot change, run as is
+        os.nice(WORKER_NICENESS)
+    _watch_parent(parent)
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker process: end it as soon as the server process `parent` is gone.
+
+    A thread polls the parent's id (an orphan is handed to another process). Linux's
+    PR_SET_PDEATHSIG would signal at once, but it fires when the parent's *thread*
+    that started the worker ends, not the process, and workers are started from
+    whichever thread submits; the poll has no such trap and works everywhere.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    if os.getppid() != parent:  # gone before we got here
+        os._exit(0)
+    threading.Thread(target=watch, name="dicehall-parent-watch", daemon=True).start()
 
 
 class Busy(Exception):
@@ -58,7 +98,12 @@ class Pool:
                 # spawn, not fork: the server has threads, and a forked child would inherit
                 # their locks mid-flight
                 context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+                self._executor = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=context,
+                    initializer=_worker_start,
+                    initargs=(os.getpid(),),
+                )
             else:
                 self._executor = ThreadPoolExecutor(self.workers, f"dicehall-{self.what}")
         return self._executor

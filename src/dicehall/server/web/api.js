@@ -47,6 +47,7 @@ export const api = {
   openTables: () => call("GET", "/api/tables"),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
+  quickmatch: (body) => seated((entropy) => call("POST", "/api/quickmatch", { ...body, entropy })),
   create: (body) => seated((entropy) => call("POST", "/api/tables", { ...body, entropy })),
   joinRoom: (code, body) =>
     seated((entropy) => call("POST", `/api/rooms/${encodeURIComponent(code)}/join`, { ...body, entropy })),
@@ -57,6 +58,10 @@ export const api = {
       call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { entropy }, { "X-Seat-Token": token })),
   transcript: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/transcript`),
   transcriptUrl: (id) => `/api/tables/${encodeURIComponent(id)}/transcript`,
+  replay: (id, seat, token) =>
+    call("GET", `/api/tables/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`, undefined,
+      token ? { "X-Seat-Token": token } : {}),
+  replayFile: (transcript, seat) => call("POST", "/api/replay", { transcript, seat }),
   chat: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
   verifyUrl: (id) => `/api/tables/${encodeURIComponent(id)}/verify`,
   verifyMine: (id, openings) =>

@@ -2,7 +2,8 @@
 //   #/               lobby: new table, join with a code, open tables
 //   #/room/CODE      the invite link: take a seat or watch
 //   #/table/ID       a table, played with this browser's seat token or watched
-//   #/replay/ID      a finished game, step by step
+//   #/replay/ID[/N]  a finished game on the board, step by step, from seat N or a spectator
+//   #/replay         a transcript file dropped on the page, replayed the same way
 
 import { showLobby, showRoom } from "./lobby.js";
 import { showReplay } from "./replay.js";
@@ -14,10 +15,10 @@ let screen = null; // the screen on show; has destroy() when it holds timers or 
 function route() {
   if (screen && screen.destroy) screen.destroy();
   screen = null;
-  const [kind, id] = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  const [kind, id, part] = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   if (kind === "room" && id) screen = showRoom(main, id);
   else if (kind === "table" && id) screen = new TableScreen(main, id);
-  else if (kind === "replay" && id) screen = showReplay(main, id);
+  else if (kind === "replay") screen = showReplay(main, id, part);
   else screen = showLobby(main);
   main.focus({ preventScroll: true });
 }

@@ -1,4 +1,5 @@
-// The lobby (new table, join with a code, open tables) and the room page an invite opens.
+// The lobby (new table, quick match, join with a code, open tables) and the room page an
+// invite opens.
 
 import { api, loadSeat, saveName, saveSeat, savedName } from "./api.js";
 import { h, mount, seatName, statusText } from "./dom.js";
@@ -26,11 +27,15 @@ export function showLobby(main) {
   const newTable = h("section", { class: "card", "aria-labelledby": "new-title" },
     h("h2", { id: "new-title" }, "New table"), h("p", { class: "muted" }, "Loading games…"));
   const join = joinSection();
+  const quick = h("section", { class: "card", "aria-labelledby": "quick-title" });
   const open = h("section", { class: "card", "aria-labelledby": "open-title" });
-  mount(main, h("div", { class: "lobby" }, newTable, h("div", { class: "lobby-side" }, join, open)));
+  mount(main, h("div", { class: "lobby" }, newTable, h("div", { class: "lobby-side" }, quick, join, open)));
 
   games()
-    .then((list) => buildNewTable(newTable, list))
+    .then((list) => {
+      buildNewTable(newTable, list);
+      buildQuickMatch(quick, list);
+    })
     .catch((e) => mount(newTable, h("h2", {}, "New table"), h("p", { class: "error", role: "alert" }, e.message)));
 
   const refresh = () => loadOpenTables(open);
@@ -81,7 +86,8 @@ function buildNewTable(section, list) {
         const choice = before[i] ?? (i === 0 ? "" : game.bots[0] || "");
         const select = h("select", { id, name: id, dataset: { seat: i } },
           h("option", { value: "" }, i === 0 ? "Person (you)" : "Person"),
-          game.bots.map((b) => h("option", { value: b }, `Bot: ${b}`)));
+          game.bots.map((b) => h("option", { value: b }, `Bot: ${b}`)),
+          h("option", { value: "outside" }, "Bot from outside (docs/bots.md)"));
         select.value = choice;
         return h("div", { class: "field inline" }, h("label", { for: id }, `Seat ${i + 1}`), select);
       }));
@@ -205,6 +211,41 @@ function readOptions(box, declared) {
   return values;
 }
 
+/** Quick match: a seat at the next listed table of this game and size, or a new one. */
+function buildQuickMatch(section, list) {
+  if (!list.length) return;
+  const byId = Object.fromEntries(list.map((g) => [g.id, g]));
+  const game = h("select", { id: "qm-game", name: "game" }, list.map((g) => h("option", { value: g.id }, g.name)));
+  const seats = h("input", { id: "qm-seats", name: "seats", type: "number", inputmode: "numeric" });
+  const syncSeats = () => {
+    const g = byId[game.value];
+    Object.assign(seats, { min: g.min_seats, max: g.max_seats, value: g.default_seats });
+  };
+  game.addEventListener("change", syncSeats);
+  syncSeats();
+  const name = h("input", { id: "qm-name", name: "name", autocomplete: "nickname", maxlength: 24, value: savedName(), placeholder: "your nickname" });
+  const error = h("p", { class: "error", role: "alert" });
+  const go = h("button", { type: "submit", class: "primary" }, "Quick match");
+  const form = h("form", { class: "quick-match" }, field("Game", game), field("Seats", seats), field("Your nickname", name), error, go);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    go.disabled = true;
+    const nick = name.value.trim();
+    if (nick) saveName(nick);
+    try {
+      const seat = await api.quickmatch({ game: game.value, seats: Number(seats.value), name: nick });
+      saveSeat(seat.table_id, { seat: seat.seat, token: seat.token, room: seat.room, seen: 0, pace: 600 });
+      location.hash = `#/table/${seat.table_id}`;
+    } catch (e) {
+      error.textContent = e.message;
+      go.disabled = false;
+    }
+  });
+  mount(section, h("h2", { id: "quick-title" }, "Quick match"),
+    h("p", { class: "muted" }, "Sit at the next open table of this game and size, or open one for the next players."), form);
+}
+
 function joinSection() {
   const code = h("input", { id: "room-code", name: "room", autocomplete: "off", autocapitalize: "characters", placeholder: "ABCD", required: true });
   const form = h("form", { class: "join" },
@@ -235,10 +276,21 @@ async function loadOpenTables(section) {
       ? h("p", { class: "muted" }, "No open tables. Create one!")
       : h("ul", { class: "open-tables" }, list.map((t) => h("li", {},
           h("span", { class: "open-game" }, names[t.game] || t.game),
-          h("span", { class: "open-meta" }, `${t.room ? `room ${t.room} · ` : ""}${seatsText(t)} · ${t.status || ""}`),
+          h("span", { class: "open-meta" }, `${t.room ? `room ${t.room} · ` : ""}${seatsText(t)} · ${t.status || ""}${idleText(t)}`),
+          Array.isArray(t.players) ? h("span", { class: "open-players" }, t.players.map((p) =>
+            h("span", { class: `open-player${p.connected ? " on" : ""}` }, p.taken ? p.name : "free seat",
+              p.bot ? " (bot)" : p.outside_bot ? " (bot from outside)" : ""))) : null,
           h("span", { class: "open-links" },
             t.status === "waiting" && t.room ? h("a", { class: "button small", href: `#/room/${t.room}` }, "Join") : null,
             h("a", { class: "button small", href: `#/table/${tableId(t)}` }, "Watch"))))));
+}
+
+/** How long since the table's last move (or since it opened, while it waits). */
+function idleText(t) {
+  if (typeof t.idle_seconds !== "number") return "";
+  const s = Math.round(t.idle_seconds);
+  const ago = s < 60 ? `${s} s` : s < 3600 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
+  return t.status === "waiting" ? ` · open ${ago}` : ` · last move ${ago} ago`;
 }
 
 function seatsText(t) {
@@ -293,7 +345,7 @@ function drawRoom(section, code, summary) {
     h("p", {}, `${gameTitle(summary.game)} · ${statusText(summary.status)}`),
     seats.length ? h("ul", { class: "seat-list" }, seats.map((seat, i) => h("li", {},
       h("strong", {}, seat.taken ? seatName(seats.map((x) => x.name), i) : `Seat ${i + 1}`), " ",
-      h("span", { class: "muted" }, seat.bot ? `bot (${seat.bot})` : seat.taken ? "taken" : "free")))) : null,
+      h("span", { class: "muted" }, seat.bot ? `bot (${seat.bot})` : seat.outside_bot ? "bot from outside" : seat.taken ? "taken" : "free")))) : null,
     loadSeat(id) && summary.status !== "over" && summary.status !== "closed"
       ? h("div", { class: "row" }, h("p", {}, "This browser holds a seat at this table."),
         h("a", { class: "button primary back-to-seat", href: `#/table/${id}` }, "Back to your seat"))

@@ -526,7 +526,7 @@ export class TableScreen {
   /** The roller's own throw: the server throws the dice it waited on for this seat. */
   throwDice() {
     if (this.pending || this.throwDue !== this.seat) return;
-    if (!this.connection.send({ type: "throw" })) {
+    if (!this.connection.send({ type: "throw", step: this.step })) {
       this.showError("Not connected: your throw was not sent. Reconnecting…");
       return;
     }
@@ -588,7 +588,7 @@ function percent(value) {
 /** A seat's connection in words: everyone sees who is here, dropped, gone or played by a bot. */
 function seatState(s) {
   if (s.bot) return "bot";
-  if (!s.taken) return "free";
+  if (!s.taken) return s.outside_bot ? "waiting for a bot from outside" : "free";
   const state = s.state || (s.connected ? "connected" : "gone");
   if (s.quit) return s.quit === "left" ? "left · bot plays" : "conceded";
   if (s.stand_in) return state === "connected" ? "bot plays" : `${state} · bot plays`;

@@ -1,0 +1,80 @@
+"""Quick match: join the next listed table of a game and seat count that has a seat for a
+person, or open one; the lobby's list says who sits where and how long since the last move."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.server.helpers import create, receive, running
+
+
+def test_quickmatch_opens_then_fills_a_table(tmp_path: Path) -> None:
+    with running(tmp_path / "db.sqlite") as client:
+
+        def quick(**body: object) -> dict[str, object]:
+            answer = client.post("/api/quickmatch", json={"game": "duel", **body})
+            assert answer.status_code == 200, answer.text
+            data: dict[str, object] = answer.json()
+            return data
+
+        ann = quick(name="Ann")
+        assert ann["opened"] is True and ann["seat"] == 0 and ann["token"]
+        three = quick(name="Cy", seats=3)  # another seat count: a table of its own
+        assert three["opened"] is True and three["table_id"] != ann["table_id"]
+        bob = quick(name="Bob")
+        assert bob == {**bob, "opened": False, "table_id": ann["table_id"], "seat": 1}
+        table = client.get(f"/api/tables/{ann['table_id']}").json()
+        assert table["status"] == "playing"
+        assert [s["name"] for s in table["seats"]] == ["Ann", "Bob"]
+        assert table["settings"]["listed"] is True and table["turn_seconds"] == 60
+        # the full table is not joined again: the next one opens a new table
+        assert quick(name="Dee")["opened"] is True
+
+
+def test_quickmatch_skips_tables_that_do_not_fit(tmp_path: Path) -> None:
+    """Private tables, tables whose free seats are kept for bots, and other games or seat
+    counts are never joined; bad input is refused and opens nothing."""
+    with running(tmp_path / "db.sqlite") as client:
+        private = create(client, "duel", listed=False)
+        kept = create(client, "duel", bots={1: "outside"})
+        bigger = create(client, "duel", seats=3)
+        answer = client.post("/api/quickmatch", json={"game": "duel"}).json()
+        assert answer["opened"] is True
+        assert answer["table_id"] not in {t["table_id"] for t in (private, kept, bigger)}
+        listed = len(client.get("/api/tables").json())
+        for bad in (
+            {"game": "chess"},
+            {"game": "duel", "seats": 9},
+            {"game": "duel", "name": "x" * 41},
+        ):
+            assert client.post("/api/quickmatch", json=bad).status_code in (400, 422), bad
+        assert len(client.get("/api/tables").json()) == listed
+
+
+def test_the_lobby_says_who_sits_and_how_long_since_the_last_move(tmp_path: Path) -> None:
+    with running(tmp_path / "db.sqlite") as client:
+        table = create(client, "duel", bots={1: "random"}, names=["Ann"], bot_delay_ms=5000)
+        tid = table["table_id"]
+        hall = client.app.state.hall  # type: ignore[attr-defined]
+        hall.live[tid].moved_at -= 600  # as if the last move were ten minutes ago
+
+        def entry() -> dict[str, object]:
+            return next(t for t in client.get("/api/tables").json() if t["table_id"] == tid)
+
+        seen = entry()
+        assert seen["idle_seconds"] >= 600  # type: ignore[operator]
+        players = seen["players"]
+        assert players == [
+            {"name": "Ann", "bot": None, "outside_bot": False, "taken": True, "connected": False},
+            {"name": "random bot 2", "bot": "random", "outside_bot": False, "taken": True,
+             "connected": True},
+        ]  # fmt: skip
+        with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
+            m = receive(ws)
+            while not m.get("legal"):
+                m = receive(ws)
+            assert entry()["players"][0]["connected"] is True  # type: ignore[index]
+            ws.send_json({"type": "action", "step": m["step"], "action": m["legal"][0]["action"]})
+            while receive(ws)["type"] != "update":
+                pass
+            assert entry()["idle_seconds"] < 600  # type: ignore[operator]
