@@ -8,6 +8,7 @@ seed exactly. One Ray cluster (started here, two CPUs) serves the whole module.
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -17,7 +18,15 @@ import pytest
 from typer.testing import CliRunner
 
 from dicehall.cli import app
-from dicehall.cluster import INSTALL_HINT, ClusterError, Local, RayRunner, chunked, runner
+from dicehall.cluster import (
+    INSTALL_HINT,
+    ClusterError,
+    Local,
+    RayRunner,
+    check_reachable,
+    chunked,
+    runner,
+)
 from dicehall.games import make_game
 from dicehall.games.kariki import solver as kariki
 from dicehall.ratings import ladder
@@ -133,6 +142,17 @@ def test_ray_takes_an_address_or_none(monkeypatch: pytest.MonkeyPatch) -> None:
         assert seen.pop() == address
     assert cli.invoke(app, [*base[:2], "--ray", *base[2:]]).exit_code == 0
     assert seen.pop() == "local"
+
+
+def test_an_address_nobody_listens_on_fails_at_once() -> None:
+    with socket.socket() as probe:  # a port that was free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        with pytest.raises(ClusterError, match="cannot reach the Ray cluster"):
+            check_reachable(address)
+    check_reachable("auto")  # names that are not host:port are Ray's to resolve
+    check_reachable("local")
 
 
 def test_chunks_are_fixed_by_the_input() -> None:
