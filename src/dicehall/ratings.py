@@ -22,6 +22,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from dicehall.cluster import Local, Runner, chunked
 from dicehall.core.chance import RandomDice
 from dicehall.core.game import Game, Result
 from dicehall.core.table import Table, make_bots
@@ -99,16 +100,41 @@ def entrants(bots: Sequence[str], seats: int) -> list[str]:
     return names
 
 
+LADDER_CHUNK = 100
+"""Games per chunk of a ladder: a Ray task's worth of work."""
+
+
+@dataclass(frozen=True)
+class Lineups:
+    """A chunk of a ladder: games to play, each a lineup of bots (by seat) and its seed."""
+
+    game: Game
+    games: tuple[tuple[tuple[str, ...], int], ...]
+
+
+def play_lineups(chunk: Lineups) -> list[Result]:
+    """The result of every game of a chunk, in order."""
+    results = []
+    for bots, game_seed in chunk.games:
+        table = Table(chunk.game, RandomDice(game_seed), record=False)
+        table.play(make_bots(chunk.game, list(bots), random.Random(game_seed)))
+        results.append(table.state.result())
+    return results
+
+
 def ladder(
     game: Game,
     bots: Sequence[str],
     games: int,
     seed: int | None = None,
     on_game: Callable[[int], None] | None = None,
+    runner: Runner | None = None,
 ) -> RatingBook:
     """Play `games` games of random lineups drawn from `bots`; rate every one.
 
-    The same seed gives the same lineups, dice and ratings.
+    The same seed gives the same lineups, dice and ratings: the lineups and
+    seeds are drawn first, the games played in chunks by `runner` (here, or
+    on Ray: `dicehall.cluster`) and rated in order.
     """
     if not bots:
         raise ValueError("the ladder needs at least one bot")
@@ -118,12 +144,19 @@ def ladder(
     book = RatingBook()
     for name in pool:
         book.standing(name)
-    for i in range(games):
+    plan = []
+    for _ in range(games):
         lineup = rng.sample(pool, game.seats)
-        game_seed = rng.getrandbits(64)
-        table = Table(game, RandomDice(game_seed), record=False)
-        table.play(make_bots(game, [policy[p] for p in lineup], random.Random(game_seed)))
-        book.record(lineup, table.state.result())
-        if on_game is not None:
-            on_game(i)
+        plan.append((lineup, rng.getrandbits(64)))
+    chunks = [
+        Lineups(game, tuple((tuple(policy[p] for p in lineup), s) for lineup, s in part))
+        for part in chunked(plan, LADDER_CHUNK)
+    ]
+    i = 0
+    for results in (runner or Local()).map(play_lineups, chunks):
+        for result in results:
+            book.record(plan[i][0], result)
+            if on_game is not None:
+                on_game(i)
+            i += 1
     return book

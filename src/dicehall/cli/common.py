@@ -6,14 +6,17 @@ and turns bad input into one clear line on stderr and exit status 2.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, NoReturn, TypeVar
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperCommand
 
 from dicehall import __version__
+from dicehall.cluster import LOCAL, ClusterError, Runner, runner
 from dicehall.core import DicehallError, Game
 from dicehall.core.options import parse_option_args
 from dicehall.games import game_class, make_game
@@ -74,3 +77,40 @@ OptionOpt = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="A table option, NAME=VALUE; repeat for more."),
 ]
+RayOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        metavar="[ADDRESS]",
+        help="Run on a Ray cluster at ADDRESS (host:6379, ray://host:10001, auto); alone, "
+        "on one started here for the command. Same results as without; needs dicehall[cluster].",
+        show_default=False,
+    ),
+]
+
+
+class RayCommand(TyperCommand):
+    """A command whose `--ray` may come without its address: `--ray` alone means LOCAL.
+
+    Typer options always take their value, so a bare `--ray` (last, or followed by
+    another option) is rewritten to `--ray=local` before parsing.
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        fixed = list(args)
+        for i, arg in enumerate(fixed):
+            if arg == "--":
+                break
+            if arg == "--ray" and (i + 1 == len(fixed) or fixed[i + 1].startswith("-")):
+                fixed[i] = f"--ray={LOCAL}"
+        return super().parse_args(ctx, fixed)
+
+
+@contextmanager
+def cluster(address: str | None) -> Iterator[Runner]:
+    """The runner `--ray` asks for; no Ray, or no cluster there, is one clean error line."""
+    try:
+        with runner(address) as run:
+            yield run
+    except ClusterError as e:
+        fail(str(e))

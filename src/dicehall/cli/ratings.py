@@ -13,9 +13,12 @@ from rich.table import Table as RichTable
 from dicehall.cli.common import (
     GameArg,
     OptionOpt,
+    RayCommand,
+    RayOpt,
     SeatsOpt,
     SeedOpt,
     app,
+    cluster,
     configure,
     err,
     guarded,
@@ -24,7 +27,7 @@ from dicehall.cli.common import (
 from dicehall.core import make_bots
 
 
-@app.command(rich_help_panel="Study")
+@app.command(rich_help_panel="Study", cls=RayCommand)
 def ladder(
     game: GameArg,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 1000,
@@ -36,6 +39,7 @@ def ladder(
     seed: SeedOpt = None,
     option: OptionOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ray: RayOpt = None,
 ) -> None:
     """The bots play random lineups against each other; prints their ratings."""
     from dicehall.ratings import ladder as run_ladder
@@ -43,9 +47,9 @@ def ladder(
     g = guarded(lambda: configure(game, seats, option))
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else list(g.bots())
     guarded(lambda: make_bots(g, names, random.Random(0)))  # unknown bot names fail early
-    with Progress(console=err, transient=True, disable=as_json) as progress:
+    with cluster(ray) as run, Progress(console=err, transient=True, disable=as_json) as progress:
         task = progress.add_task(f"{g.id} ladder", total=games)
-        book = run_ladder(g, names, games, seed, lambda i: progress.advance(task))
+        book = run_ladder(g, names, games, seed, lambda i: progress.advance(task), run)
     standings = book.table()
     if as_json:
         print(

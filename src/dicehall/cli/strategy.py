@@ -12,9 +12,12 @@ from rich.table import Table as RichTable
 from dicehall.cli.common import (
     GameArg,
     OptionOpt,
+    RayCommand,
+    RayOpt,
     SeatsOpt,
     SeedOpt,
     app,
+    cluster,
     configure,
     err,
     fail,
@@ -29,7 +32,7 @@ from dicehall.strategy.solver import GameSolver, plot
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
 
 
-@app.command(rich_help_panel="Study")
+@app.command(rich_help_panel="Study", cls=RayCommand)
 def duel(
     game: GameArg,
     bots: Annotated[str, typer.Option(help="Two or more bots, comma-separated (A,B).")],
@@ -38,6 +41,7 @@ def duel(
     seed: SeedOpt = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
+    ray: RayOpt = None,
 ) -> None:
     """A tournament rotating seats and the first roller: win rates with 95% intervals."""
     g = guarded(lambda: configure(game, seats, option))
@@ -45,8 +49,8 @@ def duel(
     if len(set(names)) < 2:
         fail(f"--bots needs at least two different bots; got {bots!r}")
     console = None if as_json else err
-    with bar(games, f"{g.id} duel", console) as progress:
-        result = guarded(lambda: run_duel(g, names, games, seed, lambda i: progress.advance()))
+    with cluster(ray) as run, bar(games, f"{g.id} duel", console) as progress:
+        result = guarded(lambda: run_duel(g, names, games, seed, lambda i: progress.advance(), run))
     if as_json:
         print(json.dumps(result.to_json()))
         return
@@ -70,7 +74,7 @@ def solver_of(game: Game) -> GameSolver:
     return solver
 
 
-@app.command(rich_help_panel="Study")
+@app.command(rich_help_panel="Study", cls=RayCommand)
 def solve(
     game: GameArg,
     seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats.")] = 2,
@@ -89,6 +93,7 @@ def solve(
         Path | None, typer.Option("--plot", help="Write exploitability against iterations (PNG).")
     ] = None,
     as_json: JsonOpt = False,
+    ray: RayOpt = None,
 ) -> None:
     """Solve a game's equilibrium strategy with CFR+ and measure its exact exploitability."""
     if iterations is not None and target is not None:
@@ -97,11 +102,13 @@ def solve(
         target = 0.001
     g = guarded(lambda: configure(game, seats, option))
     solver = guarded(lambda: solver_of(g))
-    report = guarded(
-        lambda: solver.solve(
-            iterations, target, out_file, None if as_json else err, plot_file is not None
+    console = None if as_json else err
+    with cluster(ray) as run:
+        report = guarded(
+            lambda: solver.solve(
+                iterations, target, out_file, console, plot_file is not None, runner=run
+            )
         )
-    )
     if plot_file is not None:
         guarded(lambda: plot(report.history, report.unit, plot_file, f"{g.name}, {g.seats} seats"))
     data = {
@@ -125,18 +132,20 @@ def solve(
         out.print(f"strategy written to {report.saved}")
 
 
-@app.command(rich_help_panel="Study")
+@app.command(rich_help_panel="Study", cls=RayCommand)
 def exploitability(
     game: GameArg,
     bot: Annotated[str, typer.Option(help="The bot whose policy is measured.")],
     seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats.")] = 2,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
+    ray: RayOpt = None,
 ) -> None:
     """The exact exploitability of a bot's policy: what a best response wins from it."""
     g = guarded(lambda: configure(game, seats, option))
     solver = guarded(lambda: solver_of(g))
-    eps = guarded(lambda: solver.exploitability(bot, None if as_json else err))
+    with cluster(ray) as run:
+        eps = guarded(lambda: solver.exploitability(bot, None if as_json else err, runner=run))
     data = {"game": g.id, "seats": g.seats, "options": dict(g.options), "bot": bot,
             "exploitability": eps, "unit": solver.unit}  # fmt: skip
     if as_json:

@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dicehall.core import Game, RandomDice, Table, make_bots
+from dicehall.cluster import Local, Runner, chunked
+from dicehall.core import Game, RandomDice, Result, Table, make_bots
 
 
 @dataclass
@@ -63,46 +64,83 @@ def seating(names: Sequence[str], seats: int, shift: int) -> list[str]:
     return [names[(seat + shift) % len(names)] for seat in range(seats)]
 
 
+CHUNK_GAMES = 240
+"""About how many games one chunk plays (whole blocks): a Ray task's worth of work."""
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """A chunk of a duel: blocks of games, each with its seed and how many of its rotations."""
+
+    game: Game
+    names: tuple[str, ...]
+    blocks: tuple[tuple[int, int], ...]
+
+
+def play_blocks(chunk: Blocks) -> list[Result]:
+    """Every game of a chunk's blocks, in order: rotation `shift` of a block seats the bots
+    one seat further on the block's dice."""
+    results = []
+    for block_seed, block_games in chunk.blocks:
+        for shift in range(block_games):
+            bots = seating(chunk.names, chunk.game.seats, shift)
+            table = Table(chunk.game, RandomDice(block_seed), record=False)
+            table.play(make_bots(chunk.game, bots, random.Random(block_seed + shift)))
+            results.append(table.state.result())
+    return results
+
+
 def duel(
     game: Game,
     names: Sequence[str],
     games: int,
     seed: int | None = None,
     on_game: Callable[[int], None] | None = None,
+    runner: Runner | None = None,
+    chunk_games: int = CHUNK_GAMES,
 ) -> DuelResult:
-    """Play `games` games in blocks of rotations and score each bot."""
+    """Play `games` games in blocks of rotations and score each bot.
+
+    The block seeds are drawn first, the blocks played in chunks by `runner`
+    (here, or on Ray: `dicehall.cluster`) and the games scored in order, so
+    the result depends on the seed alone.
+    """
     distinct = list(dict.fromkeys(names))
     if len(distinct) < 2:
         raise ValueError("a duel needs at least two different bots")
     make_bots(game, list(names), random.Random(0))  # unknown names fail before any game
     rng = random.Random(seed)
     n = game.seats
+    plan = []
+    for start in range(0, games, n):
+        plan.append((rng.getrandbits(64), min(n, games - start)))
+    chunks = [
+        Blocks(game, tuple(names), tuple(part)) for part in chunked(plan, max(1, chunk_games // n))
+    ]
     blocks: dict[str, list[float]] = {name: [] for name in distinct}
     wins = dict.fromkeys(distinct, 0.0)
     net = dict.fromkeys(distinct, 0.0)
     unit = ""
     played = 0
-    while played < games:
-        block_seed = rng.getrandbits(64)
-        block_wins = dict.fromkeys(distinct, 0.0)
-        block_games = min(n, games - played)
-        for shift in range(block_games):
-            bots = seating(names, n, shift)
-            table = Table(game, RandomDice(block_seed), record=False)
-            table.play(make_bots(game, bots, random.Random(block_seed + shift)))
-            result = table.state.result()
-            unit = result.unit
-            held = {name: bots.count(name) for name in distinct}
-            for w in result.winners:
-                block_wins[bots[w]] += 1 / len(result.winners) / held[bots[w]]
-            for seat, gain in enumerate(result.net):
-                net[bots[seat]] += gain / held[bots[seat]]
-            played += 1
-            if on_game is not None:
-                on_game(played)
-        for name in distinct:
-            wins[name] += block_wins[name]
-            blocks[name].append(block_wins[name] / block_games)
+    for chunk, results in zip(chunks, (runner or Local()).map(play_blocks, chunks), strict=True):
+        games_of = iter(results)
+        for _, block_games in chunk.blocks:
+            block_wins = dict.fromkeys(distinct, 0.0)
+            for shift in range(block_games):
+                bots = seating(names, n, shift)
+                result = next(games_of)
+                unit = result.unit
+                held = {name: bots.count(name) for name in distinct}
+                for w in result.winners:
+                    block_wins[bots[w]] += 1 / len(result.winners) / held[bots[w]]
+                for seat, gain in enumerate(result.net):
+                    net[bots[seat]] += gain / held[bots[seat]]
+                played += 1
+                if on_game is not None:
+                    on_game(played)
+            for name in distinct:
+                wins[name] += block_wins[name]
+                blocks[name].append(block_wins[name] / block_games)
     scores = {}
     for name in distinct:
         rate = wins[name] / games

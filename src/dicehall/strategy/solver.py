@@ -14,6 +14,8 @@ from typing import Protocol
 
 from rich.console import Console
 
+from dicehall.cluster import Runner
+
 
 @dataclass
 class SolveReport:
@@ -40,16 +42,20 @@ class GameSolver(Protocol):
         out: Path | None,
         console: Console | None,
         curve: bool = False,
+        runner: Runner | None = None,
     ) -> SolveReport:
         """Solve to a number of iterations or a target exploitability; save to `out`
         (None: where the game's bots look for it).
 
         With `curve`, also measure exploitability at a doubling series of
-        iterations (for `--plot`).
+        iterations (for `--plot`). `runner` runs the work's chunks (`--ray`:
+        `dicehall.cluster`); the result is the same whichever runs them.
         """
         ...
 
-    def exploitability(self, bot: str, console: Console | None) -> float:
+    def exploitability(
+        self, bot: str, console: Console | None, runner: Runner | None = None
+    ) -> float:
         """The exact exploitability of a bot's policy (the bot's name among `Game.bots()`)."""
         ...
 

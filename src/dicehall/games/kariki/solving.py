@@ -12,12 +12,14 @@ from pathlib import Path
 
 from rich.console import Console
 
+from dicehall.cluster import Local, Runner
 from dicehall.core import Game, OptionError
 from dicehall.games.kariki.rounds import RoundModel, solved_options
 from dicehall.games.kariki.solver import (
     Policies,
     Solved,
     Strategy,
+    backward_of,
     bot_policies,
     exploitability,
     solve,
@@ -41,13 +43,11 @@ class KarikiSolver:
                 f"Kariki is solved for two seats (its equilibrium); got --seats {game.seats}"
             )
         self.game = game
-        self._model: RoundModel | None = None
+        self.runner: Runner = Local()
 
     @property
     def model(self) -> RoundModel:
-        if self._model is None:
-            self._model = RoundModel(self.game)
-        return self._model
+        return backward_of(self.game).model
 
     def _solve(
         self, iterations: int | None, target: float | None, console: Console | None
@@ -60,13 +60,13 @@ class KarikiSolver:
                 iterations=iterations,
                 target=target,
                 tick=lambda key, its, eps: progress.advance(1, eps),
+                runner=self.runner,
             )
 
     def _measure(self, policies: Policies, console: Console | None) -> float:
-        subgames = 2 * subgame_count() * len(self.model.scores.levels())
-        with bar(subgames, "exact best responses", console) as progress:
+        with bar(2, "exact best responses", console) as progress:
             result = exploitability(
-                self.model, policies, lambda s, seat: True, lambda *_: progress.advance()
+                self.model, policies, None, lambda seat: progress.advance(), self.runner
             )
         return result.exploitability
 
@@ -77,7 +77,9 @@ class KarikiSolver:
         out: Path | None,
         console: Console | None,
         curve: bool = False,
+        runner: Runner | None = None,
     ) -> SolveReport:
+        self.runner = runner or Local()
         history: list[tuple[int, float]] = []
         if curve:
             top = iterations or 400
@@ -124,16 +126,20 @@ class KarikiSolver:
         """The policies as a strategy file holds them (16-bit chances): what the bot plays."""
         return Strategy.of_file(self._file(solved, float("nan"))).policies
 
-    def exploitability(self, bot: str, console: Console | None) -> float:
+    def exploitability(
+        self, bot: str, console: Console | None, runner: Runner | None = None
+    ) -> float:
+        self.runner = runner or Local()
         factories = self.game.bots()
         if bot not in factories:
             raise OptionError(
                 f"unknown bot {bot!r} for kariki; its bots are: {', '.join(factories)}"
             )
-        if console is not None:
-            console.print(f"asking {bot} at every information state of every score ...")
-        policies, buys = bot_policies(self.model, factories[bot])
-        subgames = 2 * subgame_count() * len(self.model.scores.levels())
-        with bar(subgames, "exact best responses", console) as progress:
-            result = exploitability(self.model, policies, buys, lambda *_: progress.advance())
+        factory = factories[bot]
+        with bar(len(self.model.trees), f"asking {bot} at every score", console) as progress:
+            policies = bot_policies(self.model, factory, lambda _: progress.advance(), self.runner)
+        with bar(2, "exact best responses", console) as progress:
+            result = exploitability(
+                self.model, policies, factory, lambda seat: progress.advance(), self.runner
+            )
         return result.exploitability
