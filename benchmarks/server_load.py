@@ -20,12 +20,24 @@ the event loop.
     .venv/bin/python benchmarks/server_load.py --seats 500
     .venv/bin/python benchmarks/server_load.py --seats 500 --think-ms 0
     .venv/bin/python benchmarks/server_load.py --seats 200 --odds-flood 4
+
+With --processes 1,2 --db postgresql+psycopg://... --redis redis://..., the same
+load runs once per entry, one after the other on the same (emptied) database: 1
+is one server process on that database (no Redis), 2 and more are that many
+processes of one site on the database and Redis (docs/server.md, Several
+processes), each table's seats spread over them so most seats are relayed to
+their table's owner; a table of moves a second and latency closes the run.
+
+    .venv/bin/python benchmarks/server_load.py --seats 200 --seconds 30 --processes 1,2 \
+        --db postgresql+psycopg://dicehall@127.0.0.1:55432/dicehall_test \
+        --redis redis://127.0.0.1:56379/0
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -50,7 +62,8 @@ from dicehall.server import create_app
 from dicehall.server.commands import tune_gc, tune_threads
 from dicehall.server.limits import Limits
 # Every simulated client comes from 127.0.0.1, so the per-address limits are lifted.
-app = create_app(sys.argv[1], rate=200.0, burst=400, limits=Limits.generous())
+redis = sys.argv[3] if len(sys.argv) > 3 else None
+app = create_app(sys.argv[1], rate=200.0, burst=400, limits=Limits.generous(), redis_url=redis)
 tune_gc()
 tune_threads()
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
@@ -162,7 +175,7 @@ async def play_seat(
 
 
 async def run_table(
-    base: str,
+    bases: list[str],
     http: httpx.AsyncClient,
     table: Table,
     stats: Stats,
@@ -170,10 +183,15 @@ async def run_table(
     stop: float,
     think: float,
 ) -> None:
+    """Play the table's seats, each connected to the next server process in turn."""
     rng = random.Random(seed)
     while time.perf_counter() < stop:
-        url = f"ws://{base}/ws/tables/{table.table_id}"
-        sockets = [await connect(f"{url}?token={t}") for t in table.tokens.values()]
+        sockets = [
+            await connect(
+                f"ws://{bases[(seed + i) % len(bases)]}/ws/tables/{table.table_id}?token={t}"
+            )
+            for i, t in enumerate(table.tokens.values())
+        ]
         try:
             plays = (play_seat(ws, table, stats, rng, stop, think) for ws in sockets)
             async with asyncio.timeout(max(0.0, stop - time.perf_counter()) + 5):
@@ -208,7 +226,7 @@ def cpu_seconds(pid: int) -> float | None:
 def wait_for_server(base: str, deadline: float) -> None:
     while time.time() < deadline:
         try:
-            httpx.get(f"http://{base}/api/games", timeout=1).raise_for_status()
+            httpx.get(f"http://{base}/readyz", timeout=1).raise_for_status()
             return
         except httpx.HTTPError:
             time.sleep(0.2)
@@ -216,23 +234,96 @@ def wait_for_server(base: str, deadline: float) -> None:
 
 
 async def load(
-    base: str, game: str, tables: int, seats: int, seconds: float, think: float, floods: int
+    bases: list[str], game: str, tables: int, seats: int, seconds: float, think: float, floods: int
 ) -> Stats:
+    """Tables made on the processes in turn; each seat of a table on the next process."""
     stats = Stats()
     limits = httpx.Limits(max_connections=50)
-    async with (
-        httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=30) as http,
-        httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as asker,
-    ):
-        made = [await open_table(http, game, seats) for _ in range(tables)]
+    base = bases[0]
+    async with contextlib.AsyncExitStack() as stack:
+        https = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=f"http://{b}", limits=limits, timeout=30)
+            )
+            for b in bases
+        ]
+        asker = await stack.enter_async_context(
+            httpx.AsyncClient(base_url=f"http://{base}", timeout=30)
+        )
+        made = [await open_table(https[i % len(bases)], game, seats) for i in range(tables)]
         tune_gc()  # the clients' own collector pauses would count as server latency
         stop = time.perf_counter() + seconds
-        jobs = [run_table(base, http, t, stats, i, stop, think) for i, t in enumerate(made)]
+        jobs = [
+            run_table(bases, https[i % len(bases)], t, stats, i, stop, think)
+            for i, t in enumerate(made)
+        ]
         if floods:
             jobs += [flood(asker, stats, i, stop) for i in range(floods)]
             jobs.append(heavy_odds_and_pings(base, asker, made[0], stats, stop - seconds / 2))
         await asyncio.gather(*jobs)
     return stats
+
+
+def empty(db: str, redis: str | None) -> None:
+    """A PostgreSQL database and a Redis as new, between runs of --processes."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db)
+    with engine.begin() as c:
+        c.execute(text("DROP SCHEMA public CASCADE"))
+        c.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    if redis is not None:
+        from redis import Redis
+
+        r = Redis.from_url(redis)
+        r.flushdb()
+        r.close()
+
+
+def run(args: argparse.Namespace, processes: int, db: str | None) -> tuple[Stats, float, float]:
+    """One load run on `processes` server processes; its stats, seconds and server CPU."""
+    tables = max(1, args.seats // args.per_table)
+    with tempfile.TemporaryDirectory() as folder:
+        if db is None:
+            db = f"sqlite:///{Path(folder) / 'load.sqlite'}"
+        else:
+            empty(db, args.redis)
+        extra = [args.redis] if processes > 1 else []
+        ports = [free_port() for _ in range(processes)]
+        servers = [
+            subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), *extra])
+            for port in ports
+        ]
+        bases = [f"{HOST}:{port}" for port in ports]
+        try:
+            for base in bases:
+                wait_for_server(base, time.time() + 60)
+            started = time.perf_counter()
+            stats = asyncio.run(
+                load(
+                    bases,
+                    args.game,
+                    tables,
+                    args.per_table,
+                    args.seconds,
+                    args.think_ms / 1000,
+                    args.odds_flood,
+                )
+            )
+            elapsed = time.perf_counter() - started
+            cpu = sum(cpu_seconds(s.pid) or 0.0 for s in servers)
+        finally:
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(timeout=30)
+    return stats, elapsed, cpu
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values) or [0.0]
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def main() -> None:
@@ -243,45 +334,48 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play")
     parser.add_argument("--think-ms", type=float, default=500.0, help="mean time to act")
     parser.add_argument("--odds-flood", type=int, default=0, help="clients flooding /api/odds")
+    parser.add_argument(
+        "--processes", default="1", help="server processes, or a list to compare (1,2)"
+    )
+    parser.add_argument("--db", help="a PostgreSQL URL to play on (it is emptied first)")
+    parser.add_argument("--redis", help="the Redis of a site of several processes")
     args = parser.parse_args()
-    tables = max(1, args.seats // args.per_table)
-    port = free_port()
-    base = f"{HOST}:{port}"
-    with tempfile.TemporaryDirectory() as folder:
-        db = f"sqlite:///{Path(folder) / 'load.sqlite'}"
-        server = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port)])
-        try:
-            wait_for_server(base, time.time() + 30)
-            started = time.perf_counter()
-            stats = asyncio.run(
-                load(
-                    base,
-                    args.game,
-                    tables,
-                    args.per_table,
-                    args.seconds,
-                    args.think_ms / 1000,
-                    args.odds_flood,
-                )
+    counts = [int(n) for n in args.processes.split(",")]
+    if any(n > 1 for n in counts) and not (args.db and args.redis):
+        raise SystemExit("several processes need --db postgresql+psycopg://... and --redis")
+    rows = []
+    for n in counts:
+        stats, elapsed, cpu = run(args, n, args.db)
+        rows.append((n, stats, cpu))
+        report(args, n, stats, elapsed, cpu)
+    if len(rows) > 1:
+        print("\nprocesses | moves/s | games | server CPU a move | p50 | p99")
+        for n, stats, cpu in rows:
+            lat = stats.latencies or [0.0]
+            print(
+                f"{n} | {stats.moves / args.seconds:.0f} | {stats.games} | "
+                f"{cpu / max(1, stats.moves) * 1000:.2f} ms | "
+                f"{statistics.median(lat) * 1000:.1f} ms | {p99(lat) * 1000:.1f} ms"
             )
-            elapsed = time.perf_counter() - started
-            cpu = cpu_seconds(server.pid)
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-    lat = sorted(stats.latencies) or [0.0]
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+
+
+def report(
+    args: argparse.Namespace, processes: int, stats: Stats, elapsed: float, cpu: float
+) -> None:
+    tables = max(1, args.seats // args.per_table)
+    lat = stats.latencies or [0.0]
+    where = "one process" if processes == 1 else f"{processes} processes of one site"
     print(
         f"{args.game}: {tables} tables x {args.per_table} seats = {tables * args.per_table} "
-        f"seats over {elapsed:.1f} s, thinking {args.think_ms:g} ms a move"
+        f"seats over {elapsed:.1f} s, thinking {args.think_ms:g} ms a move, {where}"
     )
     print(f"moves: {stats.moves} ({stats.moves / args.seconds:.0f}/s), games: {stats.games}")
     print(f"errors: {stats.errors}, updates timed: {len(stats.latencies)}")
-    if cpu is not None and stats.moves:
+    if cpu and stats.moves:
         print(f"server CPU: {cpu:.1f} s in all, {cpu / stats.moves * 1000:.2f} ms a move")
     print(
         f"action -> each seat's update: p50 {statistics.median(lat) * 1000:.1f} ms, "
-        f"p99 {p99 * 1000:.1f} ms"
+        f"p99 {p99(lat) * 1000:.1f} ms"
     )
     if args.odds_flood:
         answers = ", ".join(f"{code}: {n}" for code, n in sorted(stats.odds.items()))
@@ -290,8 +384,7 @@ def main() -> None:
         print(
             f"spectator ping during three seats=8 odds ({', '.join(stats.heavy)}): "
             f"{len(pings)} pings, p50 {statistics.median(pings) * 1000:.1f} ms, "
-            f"p99 {pings[min(len(pings) - 1, int(len(pings) * 0.99))] * 1000:.1f} ms, "
-            f"max {pings[-1] * 1000:.1f} ms"
+            f"p99 {p99(pings) * 1000:.1f} ms, max {pings[-1] * 1000:.1f} ms"
         )
 
 

@@ -92,11 +92,22 @@ def test_sim_batch_plays_random_kariki_reproducibly() -> None:
     assert again[1] == output
 
 
+def test_sim_batch_plays_heuristic_tepiiku() -> None:
+    code, output = run(
+        "sim", "tepiiku", "--games", "200", "--seed", "2", "--bots", "heuristic,random", "--batch",
+        "--json",
+    )  # fmt: skip
+    assert code == 0, output
+    stats = json.loads(output)
+    assert stats["bots"] == ["heuristic", "random", "heuristic"]
+    assert sum(stats["wins"]) == 200 and sum(stats["net"]) == 0
+
+
 def test_sim_batch_refuses_what_it_cannot_play() -> None:
     code, output = run("sim", "kariki", "--batch", "--bots", "heuristic")
-    assert code == 2 and "random bots only" in output
-    code, output = run("sim", "tao", "--batch")
-    assert code == 2 and "batch play supports kariki" in output
+    assert code == 2 and "plays the bots random, not heuristic" in output
+    code, output = run("sim", "kariki", "--batch", "--save-transcripts", "/tmp/nowhere")
+    assert code == 2 and "saves no transcripts" in output
 
 
 @pytest.mark.parametrize("gid", GAMES)

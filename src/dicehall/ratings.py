@@ -23,9 +23,8 @@ from typing import Any
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from dicehall.cluster import Local, Runner, chunked
-from dicehall.core.chance import RandomDice
 from dicehall.core.game import Game, Result
-from dicehall.core.table import Table, make_bots
+from dicehall.core.table import play_game
 
 
 def ranks_of(result: Result) -> list[float]:
@@ -114,12 +113,7 @@ class Lineups:
 
 def play_lineups(chunk: Lineups) -> list[Result]:
     """The result of every game of a chunk, in order."""
-    results = []
-    for bots, game_seed in chunk.games:
-        table = Table(chunk.game, RandomDice(game_seed), record=False)
-        table.play(make_bots(chunk.game, list(bots), random.Random(game_seed)))
-        results.append(table.state.result())
-    return results
+    return [play_game(chunk.game, bots, seed, seed) for bots, seed in chunk.games]
 
 
 def ladder(

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dicehall.batch import BatchResult
-from dicehall.core import Game, RandomDice
+from dicehall.core import Game, RandomDice, make_bots
 
 ALPHA = 1e-3
 
@@ -31,8 +31,9 @@ Sample = Mapping[str, NDArray[np.float64]]
 def batch_sample(result: BatchResult) -> Sample:
     seats = result.game.seats
     sample: dict[str, NDArray[np.float64]] = {"steps": result.steps.astype(float)}
+    shares = result.win_shares()
     for s in range(seats):
-        sample[f"wins[{s}]"] = (result.winner == s).astype(float)
+        sample[f"wins[{s}]"] = shares[:, s].astype(float)
         sample[f"net[{s}]"] = result.net[:, s].astype(float)
     for name, counts in result.events.items():
         sample[f"event {name}"] = counts.astype(float)
@@ -44,14 +45,21 @@ EventNames = Callable[[str, Mapping[str, object]], list[str]]
 
 
 def engine_sample(
-    game: Game, games: int, seed: int, events: Sequence[str], names: EventNames
+    game: Game,
+    games: int,
+    seed: int,
+    events: Sequence[str],
+    names: EventNames,
+    bots: Sequence[str] = ("random",),
 ) -> Sample:
-    """`games` random games on the engine, counting the batch's `events` from the log."""
+    """`games` games on the engine, seat s played by `bots[s % len(bots)]` (random: uniform
+    among the legal actions, as the batch), counting the batch's `events` from the log."""
     rng = random.Random(seed)
     dice = RandomDice(seed)
     rows: list[dict[str, float]] = []
     for _ in range(games):
         state = game.new_state(record=True)
+        players = make_bots(game, list(bots), rng) if set(bots) != {"random"} else {}
         steps = 0
         while not state.is_over():
             if state.is_chance():
@@ -59,7 +67,10 @@ def engine_sample(
             else:
                 seat = state.actors()[0]
                 legal = state.legal_actions(seat)
-                state.apply(seat, legal[rng.randrange(len(legal))])
+                if bots[seat % len(bots)] == "random":
+                    state.apply(seat, legal[rng.randrange(len(legal))])
+                else:
+                    state.apply(seat, players[seat].choose(state.view(seat), legal))
             steps += 1
         result = state.result()
         row: dict[str, float] = {"steps": steps}

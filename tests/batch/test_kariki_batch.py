@@ -78,6 +78,6 @@ def test_K3_forgetting_the_third_crown_berries_is_caught(monkeypatch: pytest.Mon
     assert dict(compare(8, {}))
 
 
-def test_batch_play_of_an_unsupported_game_says_so() -> None:
-    with pytest.raises(OptionError, match="batch play supports kariki"):
-        play(make_game("tao"), 10)
+def test_batch_play_of_kariki_refuses_a_bot_it_cannot_play() -> None:
+    with pytest.raises(OptionError, match="plays the bots random, not heuristic"):
+        play(make_game("kariki"), 10, 1, ["heuristic"])

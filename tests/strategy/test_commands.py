@@ -21,9 +21,15 @@ runner = CliRunner()
         (["solve", "kariki", "--iterations", "5", "--target", "0.1"], "not both"),
         (["exploitability", "kariki", "--bot", "nobody"], "unknown bot 'nobody'"),
         (["exploitability", "kariki", "--bot", "random", "-o", "pull=maybe"], "pull"),
+        (["solve", "tao", "--seats", "4"], "solved for two seats"),
+        (["exploitability", "tao", "--bot", "random", "-o", "length=round"], "length=single"),
+        (["exploitability", "tao", "--bot", "nobody"], "unknown bot 'nobody'"),
     ],
 )
-def test_bad_input_is_refused_clearly(args: list[str], message: str) -> None:
+def test_bad_input_is_refused_clearly(
+    args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DICEHALL_STRATEGIES", str(tmp_path))  # nothing solved
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert message in result.output
@@ -58,3 +64,11 @@ def test_the_plot_is_a_png(tmp_path: Path) -> None:
     path = tmp_path / "curve.png"
     plot([(25, 0.02), (50, 0.008), (100, 0.002)], "win probability", path, "Kariki, 2 seats")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_tao_solver_exploitability_needs_a_solved_strategy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DICEHALL_STRATEGIES", str(tmp_path))
+    result = runner.invoke(app, ["exploitability", "tao", "--bot", "solver", "-o", "length=single"])
+    assert result.exit_code == 2 and "dicehall solve tao" in result.output

@@ -1,12 +1,17 @@
 """Batch simulation: many games of one configured game advanced together with NumPy.
 
-`play(game, games, seed)` plays `games` games with every seat at random and
-returns a `BatchResult`. Each supported game has a second, array-based
-implementation of its rules here, checked statistically against the engine
-(tests/batch/); the engine stays the reference. Supported: Kariki and Toplshteyner.
+`play(game, games, seed, bots)` plays `games` games, seat s played by
+`bots[s % len(bots)]` (random by default), and returns a `BatchResult`. Each
+supported game has a second, array-based implementation of its rules here,
+checked statistically against the engine (tests/batch/); the engine stays the
+reference. Supported: every game with random play; the heuristic bot's policy
+as well for Tepiiku (POLICIES).
 """
 
 from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -15,35 +20,62 @@ from dicehall.core.errors import OptionError
 from dicehall.core.game import Game
 from dicehall.core.sim import SimStats
 
-SUPPORTED = ("kariki", "toplshteyner")
+SIMULATORS = {
+    "kariki": "dicehall.batch.kariki:KarikiBatch",
+    "toplshteyner": "dicehall.batch.toplshteyner:ToplshteynerBatch",
+    "tepiiku": "dicehall.batch.tepiiku:TepiikuBatch",
+    "tao": "dicehall.batch.tao:TaoBatch",
+}
+"""Each supported game's batch simulator, imported when first used."""
+SUPPORTED = tuple(SIMULATORS)
+POLICIES = {"tepiiku": ("random", "heuristic")}
+"""The bots a game's batch can play besides random."""
 
 
-def play(game: Game, games: int, seed: int | np.random.SeedSequence | None = None) -> BatchResult:
-    """Play `games` random games of `game` at once."""
-    if game.id == "kariki":
-        from dicehall.batch.kariki import KarikiBatch
+def policies(game_id: str) -> tuple[str, ...]:
+    return POLICIES.get(game_id, ("random",))
 
-        return KarikiBatch(game, games, seed).run()
-    if game.id == "toplshteyner":
-        from dicehall.batch.toplshteyner import ToplshteynerBatch
 
-        return ToplshteynerBatch(game, games, seed).run()
-    raise OptionError(
-        f"batch play supports {', '.join(SUPPORTED)}, not {game.id}; leave out --batch"
-    )
+def play(
+    game: Game,
+    games: int,
+    seed: int | np.random.SeedSequence | None = None,
+    bots: Sequence[str] = ("random",),
+) -> BatchResult:
+    """Play `games` games of `game` at once, seat s played by `bots[s % len(bots)]`."""
+    if game.id not in SIMULATORS:
+        raise OptionError(
+            f"batch play supports {', '.join(SUPPORTED)}, not {game.id}; leave out --batch"
+        )
+    allowed = policies(game.id)
+    names = [bots[s % len(bots)] for s in range(game.seats)]
+    wrong = sorted(set(names) - set(allowed))
+    if wrong:
+        raise OptionError(
+            f"batch play of {game.id} plays the bots {', '.join(allowed)}, not "
+            f"{', '.join(wrong)}; leave out --batch"
+        )
+    module, name = SIMULATORS[game.id].split(":")
+    simulator = getattr(importlib.import_module(module), name)
+    if allowed == ("random",):
+        return simulator(game, games, seed).run()  # type: ignore[no-any-return]
+    return simulator(game, games, seed, names).run()  # type: ignore[no-any-return]
 
 
 CHUNK = 50_000
 """Games played at once by `simulate`: enough to amortise NumPy's overhead, bounded memory."""
 
 
-def simulate(game: Game, games: int, seed: int | None = None) -> SimStats:
-    """`dicehall sim --batch`: random play of `games` games, in chunks, as one summary."""
+def simulate(
+    game: Game, games: int, seed: int | None = None, bots: Sequence[str] = ("random",)
+) -> SimStats:
+    """`dicehall sim --batch`: `games` games, in chunks, as one summary."""
+    names = [bots[s % len(bots)] for s in range(game.seats)]
     seeds = np.random.SeedSequence(seed).spawn(-(-games // CHUNK))
     total: SimStats | None = None
     for i, chunk_seed in enumerate(seeds):
         size = min(CHUNK, games - i * CHUNK)
-        stats = play(game, size, chunk_seed).stats(["random"] * game.seats)
+        stats = play(game, size, chunk_seed, names).stats(names)
         if total is None:
             total = stats
         else:
@@ -55,4 +87,4 @@ def simulate(game: Game, games: int, seed: int | None = None) -> SimStats:
     return total
 
 
-__all__ = ["SUPPORTED", "BatchResult", "play", "simulate"]
+__all__ = ["POLICIES", "SUPPORTED", "BatchResult", "play", "policies", "simulate"]

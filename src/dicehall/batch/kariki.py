@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from dicehall.batch.base import Batch, Ints
 from dicehall.batch.result import BatchResult
 from dicehall.core.game import Game
 
@@ -60,27 +61,25 @@ EVENTS = (
 )
 """What the batch counts per game, each named after the engine's event (see `event_counts`)."""
 
-Ints = NDArray[np.int64]
 
-
-class KarikiBatch:
+class KarikiBatch(Batch):
     """`games` games of one configured Kariki, all seats played at random."""
+
+    game_id = "kariki"
+    event_names = EVENTS
+    roll_off_tie = "roll-off-tie"
 
     def __init__(
         self, game: Game, games: int, seed: int | np.random.SeedSequence | None = None
     ) -> None:
-        if game.id != "kariki":
-            raise ValueError(f"KarikiBatch plays kariki, not {game.id}")
-        self.game = game
+        super().__init__(game, games, seed)
         options = game.options
         self.at_least = options["pull"] == "at-least"
         self.after_kariki_roller = options["after_kariki"] == "roller"
         self.high_rollers = bool(options["high_rollers"])
         buy_in = int(options["buy_in"])
-        self.rng = np.random.default_rng(seed)
-        n = self.n = game.seats
-        size = self.size = games
-        self.phase = np.full(size, ROLL_OFF, dtype=np.int64)
+        n, size = self.n, self.size
+        self.phase[:] = ROLL_OFF
         self.step = np.ones(size, dtype=np.int64)
         self.berries = np.zeros((size, n), dtype=np.int64)
         self.crowns = np.zeros((size, n), dtype=np.int64)
@@ -89,7 +88,6 @@ class KarikiBatch:
         self.emergency_used = np.zeros((size, n), dtype=bool)
         self.paid = np.full((size, n), buy_in, dtype=np.int64)
         self.pot = np.full(size, buy_in * n, dtype=np.int64)
-        self.contenders = np.ones((size, n), dtype=bool)
         self.roller = np.full(size, -1, dtype=np.int64)
         self.dice_rank = np.full(size, -1, dtype=np.int64)
         self.claim = np.full(size, -1, dtype=np.int64)
@@ -103,30 +101,21 @@ class KarikiBatch:
         self.pending = np.zeros((size, n), dtype=np.int64)
         self.queued = np.zeros(size, dtype=np.int64)
         self.beginner = np.full(size, -1, dtype=np.int64)
-        self.steps = np.zeros(size, dtype=np.int64)
-        self.events = {name: np.zeros(size, dtype=np.int64) for name in EVENTS}
 
     # --- playing -----------------------------------------------------------------
 
     def run(self) -> BatchResult:
         """Play every game to the end."""
-        handlers = {
-            ROLL_OFF: self._roll_off,
-            DIRECTION: self._direction,
-            THROW: self._throw,
-            CLAIM: self._claim,
-            RESPOND: self._respond,
-            EMERGENCY: self._emergency,
-        }
-        while True:
-            phase = self.phase
-            # Each game takes one step, in the phase it was in when the pass began.
-            by_phase = [(h, np.flatnonzero(phase == p)) for p, h in handlers.items()]
-            if not any(g.size for _, g in by_phase):
-                break
-            for handler, g in by_phase:
-                if g.size:
-                    handler(g)
+        self._play(
+            {
+                ROLL_OFF: self._roll_off,
+                DIRECTION: self._direction,
+                THROW: self._throw,
+                CLAIM: self._claim,
+                RESPOND: self._respond,
+                EMERGENCY: self._emergency,
+            }
+        )
         self.events["berry"] = np.sum(
             [self.events[f"berry {why}"] for why in BERRY_REASONS], axis=0
         )
@@ -135,24 +124,11 @@ class KarikiBatch:
         net[np.arange(self.size), winner] += self.pot
         return BatchResult(self.game, self.steps, winner, net, "stakes", dict(self.events))
 
-    def _choose(self, count: Ints) -> Ints:
-        """A uniform choice among `count` legal actions in each game: its index."""
-        return (self.rng.random(count.size) * count).astype(np.int64)
-
     def _roll_off(self, g: Ints) -> None:
-        """C5: one die per contender; those tied for highest throw again."""
-        contenders = self.contenders[g]
-        faces = np.where(contenders, self.rng.integers(1, 7, (g.size, self.n)), 0)
-        self.steps[g] += contenders.sum(axis=1)
-        top = faces == faces.max(axis=1, keepdims=True)
-        single = top.sum(axis=1) == 1
-        done = g[single]
-        first = np.argmax(top[single], axis=1)
+        """C5: the winner of the roll-off rolls first."""
+        done, first = self._roll_off_round(g)
         self.roller[done] = first
         self.phase[done] = DIRECTION
-        tied = g[~single]
-        self.contenders[tied] = top[~single]
-        self.events["roll-off-tie"][tied] += 1
 
     def _direction(self, g: Ints) -> None:
         """K1: the first roller sends play left or right."""
@@ -309,7 +285,7 @@ class KarikiBatch:
         self.out[g, seat] = True
         self.in_count[g] -= 1
         self.events["out"][g] += 1
-        self._seat_left(g, seat)
+        self._successor_left(self.nxt, g, seat)
 
     def _begin_after_berries(self, g: Ints, beginner: Ints) -> None:
         """K9's choices first; then the game ends or the beginner (or the next in, C2) throws."""
@@ -337,8 +313,3 @@ class KarikiBatch:
         """The next seat after `seat` in the direction of play that is still in (C2)."""
         following: Ints = self.nxt.reshape(-1)[g * self.n + seat]
         return following
-
-    def _seat_left(self, g: Ints, seat: Ints) -> None:
-        """`seat` went out in each game: whoever it followed now hands on to its successor."""
-        row = self.nxt[g]
-        self.nxt[g] = np.where(row == seat[:, None], self.nxt[g, seat][:, None], row)

@@ -23,18 +23,27 @@ class BatchResult:
     unit: str
     events: dict[str, NDArray[np.int64]] = field(default_factory=dict)
     """Per event name (the engine's event types), how often it happened in each game."""
+    shares: NDArray[np.float64] | None = None
+    """Shape (games, seats): each seat's share of the win, for games where wins are shared
+    (k winners get 1/k each); None when `winner` is the only winner of every game."""
 
     @property
     def games(self) -> int:
         return int(self.steps.size)
 
+    def win_shares(self) -> NDArray[np.float64]:
+        """Shape (games, seats): 1 for a sole winner, 1/k for each of k sharing a win."""
+        if self.shares is not None:
+            return self.shares
+        one_hot: NDArray[np.float64] = np.eye(self.game.seats)[self.winner]
+        return one_hot
+
     def stats(self, bots: list[str]) -> SimStats:
         """The same summary as `dicehall.core.sim.simulate` gives."""
-        seats = self.game.seats
-        wins = np.bincount(self.winner, minlength=seats)
+        wins = self.win_shares().sum(axis=0)
         return SimStats(
             self.game.id,
-            seats,
+            self.game.seats,
             bots,
             games=self.games,
             wins=[float(w) for w in wins],

@@ -10,8 +10,8 @@ contender) is taken at once and counted as that many steps.
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import NDArray
 
+from dicehall.batch.base import Batch, Ints
 from dicehall.batch.result import BatchResult
 from dicehall.core.game import Game
 
@@ -36,74 +36,50 @@ EVENTS = (
 """What the batch counts per game, named after the engine's events (a double by its face,
 a turn's end by its reason)."""
 
-Ints = NDArray[np.int64]
-Bools = NDArray[np.bool_]
 
-
-class ToplshteynerBatch:
+class ToplshteynerBatch(Batch):
     """`games` games of one configured Toplshteyner, all seats played at random."""
+
+    game_id = "toplshteyner"
+    event_names = EVENTS
+    roll_off_tie = "rolloff_tie"
 
     def __init__(
         self, game: Game, games: int, seed: int | np.random.SeedSequence | None = None
     ) -> None:
-        if game.id != "toplshteyner":
-            raise ValueError(f"ToplshteynerBatch plays toplshteyner, not {game.id}")
-        self.game = game
+        super().__init__(game, games, seed)
         self.for_fun = bool(game.options["for_fun"])
         self.sixes_end_turn = bool(game.options["sixes_end_turn"])
-        self.rng = np.random.default_rng(seed)
-        n = self.n = game.seats
-        size = self.size = games
+        n, size = self.n, self.size
         self.lives = np.full((size, n), START_LIVES, dtype=np.int64)
         self.paid = np.zeros((size, n), dtype=np.int64)
         self.reclaimed = np.zeros((size, n), dtype=np.int64)
         self.pot = np.zeros(size, dtype=np.int64)
         self.alive = np.full(size, n, dtype=np.int64)
-        self.phase = np.full(size, ROLLOFF, dtype=np.int64)
+        self.phase[:] = ROLLOFF
         self.roller = np.full(size, -1, dtype=np.int64)
         self.winner = np.full(size, -1, dtype=np.int64)
         self.point = np.zeros(size, dtype=np.int64)
         self.snake_eyes = np.zeros(size, dtype=bool)
         self.threes = np.zeros(size, dtype=bool)
         self.high_fives = np.zeros(size, dtype=bool)
-        self.contenders = np.ones((size, n), dtype=bool)
         # nxt[g, s]: the next seat clockwise after s with lives (C2), kept up to date
         self.nxt = np.tile((np.arange(n) + 1) % n, (size, 1))
-        self.steps = np.zeros(size, dtype=np.int64)
-        self.events = {name: np.zeros(size, dtype=np.int64) for name in EVENTS}
 
     def run(self) -> BatchResult:
         """Play every game to the end."""
-        handlers = {ROLLOFF: self._rolloff, TURN: self._throw, ELECT: self._elect, BUY: self._buy}
-        while True:
-            phase = self.phase
-            by_phase = [(h, np.flatnonzero(phase == p)) for p, h in handlers.items()]
-            if not any(g.size for _, g in by_phase):
-                break
-            for handler, g in by_phase:
-                if g.size:
-                    handler(g)
+        self._play({ROLLOFF: self._rolloff, TURN: self._throw, ELECT: self._elect, BUY: self._buy})
         net = self.reclaimed - self.paid
         net[np.arange(self.size), self.winner] += self.pot
         return BatchResult(self.game, self.steps, self.winner, net, "stakes", dict(self.events))
 
-    def _choose(self, count: Ints) -> Ints:
-        return (self.rng.random(count.size) * count).astype(np.int64)
-
     # --- steps -------------------------------------------------------------------
 
     def _rolloff(self, g: Ints) -> None:
-        """C5: one die per contender; those tied for highest throw again."""
-        contenders = self.contenders[g]
-        faces = np.where(contenders, self.rng.integers(1, 7, (g.size, self.n)), 0)
-        self.steps[g] += contenders.sum(axis=1)
-        top = faces == faces.max(axis=1, keepdims=True)
-        single = top.sum(axis=1) == 1
-        self.roller[g[single]] = np.argmax(top[single], axis=1)
-        self.phase[g[single]] = TURN
-        tied = g[~single]
-        self.contenders[tied] = top[~single]
-        self.events["rolloff_tie"][tied] += 1
+        """C5: the winner of the roll-off throws first."""
+        done, first = self._roll_off_round(g)
+        self.roller[done] = first
+        self.phase[done] = TURN
 
     def _throw(self, g: Ints) -> None:
         """P3: one throw of two dice in each game; doubles are consequences (P4-P9)."""
@@ -248,11 +224,7 @@ class ToplshteynerBatch:
         go = g[out]
         self.alive[go] -= 1
         self.events["out"][go] += 1
-        if go.size:  # whoever the seat followed now hands the dice to its successor
-            row = self.nxt[go]
-            gone_seat = seat[out]
-            successor = self.nxt[go, gone_seat][:, None]
-            self.nxt[go] = np.where(row == gone_seat[:, None], successor, row)
+        self._successor_left(self.nxt, go, seat[out])
         over = self.alive[go] == 1
         gw = go[over]
         self.winner[gw] = np.argmax(self.lives[gw] > 0, axis=1)

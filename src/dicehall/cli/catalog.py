@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
 
-import typer
 from rich.panel import Panel
 from rich.table import Table as RichTable
 
-from dicehall.cli.common import GameArg, app, guarded, out
+from dicehall.cli.common import GameArg, JsonOpt, app, guarded, out
 from dicehall.core.options import options_json
 from dicehall.games import game_class, game_ids
 
 
 @app.command(rich_help_panel="Play")
 def games(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """The games, their seat ranges and options."""
     classes = [game_class(g) for g in game_ids()]

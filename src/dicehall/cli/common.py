@@ -6,6 +6,7 @@ and turns bad input into one clear line on stderr and exit status 2.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, NoReturn, TypeVar
@@ -17,7 +18,7 @@ from typer.core import TyperCommand
 
 from dicehall import __version__
 from dicehall.cluster import LOCAL, ClusterError, Runner, runner
-from dicehall.core import DicehallError, Game
+from dicehall.core import DicehallError, Game, make_bots
 from dicehall.core.options import parse_option_args
 from dicehall.games import game_class, make_game
 
@@ -77,6 +78,17 @@ OptionOpt = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="A table option, NAME=VALUE; repeat for more."),
 ]
+GamesOpt = Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def bot_names(game: Game, text: str) -> list[str]:
+    """The bots of a comma-separated --bots; an unknown name fails here, before any game."""
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    guarded(lambda: make_bots(game, names, random.Random(0)))
+    return names
+
+
 RayOpt = Annotated[
     str | None,
     typer.Option(

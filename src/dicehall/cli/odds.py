@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
-from dicehall.cli.common import GameArg, OptionOpt, app, fail, guarded, out
+from dicehall.cli.common import GameArg, JsonOpt, OptionOpt, app, fail, guarded, out
 from dicehall.core.odds import OddsTable, show
 from dicehall.games import game_class
 
@@ -30,7 +30,7 @@ def odds(
     exact: Annotated[
         bool, typer.Option("--exact", help="Show every chance's exact fraction too.")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Exact odds: distributions, the chances of a claim, the best reroll.
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import Annotated
 
 import typer
@@ -12,25 +11,27 @@ from rich.table import Table as RichTable
 
 from dicehall.cli.common import (
     GameArg,
+    GamesOpt,
+    JsonOpt,
     OptionOpt,
     RayCommand,
     RayOpt,
     SeatsOpt,
     SeedOpt,
     app,
+    bot_names,
     cluster,
     configure,
     err,
     guarded,
     out,
 )
-from dicehall.core import make_bots
 
 
 @app.command(rich_help_panel="Study", cls=RayCommand)
 def ladder(
     game: GameArg,
-    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 1000,
+    games: GamesOpt = 1000,
     seats: SeatsOpt = None,
     bots: Annotated[
         str | None,
@@ -38,15 +39,14 @@ def ladder(
     ] = None,
     seed: SeedOpt = None,
     option: OptionOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: JsonOpt = False,
     ray: RayOpt = None,
 ) -> None:
     """The bots play random lineups against each other; prints their ratings."""
     from dicehall.ratings import ladder as run_ladder
 
     g = guarded(lambda: configure(game, seats, option))
-    names = [b.strip() for b in bots.split(",") if b.strip()] if bots else list(g.bots())
-    guarded(lambda: make_bots(g, names, random.Random(0)))  # unknown bot names fail early
+    names = bot_names(g, bots) if bots else list(g.bots())
     with cluster(ray) as run, Progress(console=err, transient=True, disable=as_json) as progress:
         task = progress.add_task(f"{g.id} ladder", total=games)
         book = run_ladder(g, names, games, seed, lambda i: progress.advance(task), run)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Annotated
 
@@ -13,31 +12,33 @@ from rich.table import Table as RichTable
 
 from dicehall.cli.common import (
     GameArg,
+    GamesOpt,
+    JsonOpt,
     OptionOpt,
     SeatsOpt,
     SeedOpt,
     app,
+    bot_names,
     configure,
     err,
     fail,
     guarded,
     out,
 )
-from dicehall.core import make_bots
 from dicehall.core.sim import simulate
 
 
 @app.command(rich_help_panel="Study")
 def sim(
     game: GameArg,
-    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
+    games: GamesOpt = 100,
     seats: SeatsOpt = None,
     bots: Annotated[
         str, typer.Option(help="Bots by seat, comma-separated, repeated to fill the seats.")
     ] = "random",
     seed: SeedOpt = None,
     option: OptionOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: JsonOpt = False,
     save_transcripts: Annotated[
         Path | None, typer.Option(help="Save every game's transcript in this folder.")
     ] = None,
@@ -45,21 +46,20 @@ def sim(
         bool,
         typer.Option(
             "--batch",
-            help="Play all games at once with NumPy (random bots only; Kariki, Toplshteyner): "
-            "many times faster for large runs.",
+            help="Play all games at once with NumPy (every game with random bots; Tepiiku "
+            "with heuristic bots too): many times faster for large runs.",
         ),
     ] = False,
 ) -> None:
     """Bots play many games; prints wins per seat, mean steps and the flow of money."""
     g = guarded(lambda: configure(game, seats, option))
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    guarded(lambda: make_bots(g, names, random.Random(0)))  # unknown bot names fail early
+    names = bot_names(g, bots)
     if batch:
-        if set(names) != {"random"} or save_transcripts is not None:
-            fail("--batch plays random bots only and saves no transcripts")
+        if save_transcripts is not None:
+            fail("--batch saves no transcripts")
         from dicehall import batch as batch_sim
 
-        stats = guarded(lambda: batch_sim.simulate(g, games, seed))
+        stats = guarded(lambda: batch_sim.simulate(g, games, seed, names))
         if as_json:
             print(json.dumps(stats.to_json()))
             return

@@ -11,12 +11,15 @@ from rich.table import Table as RichTable
 
 from dicehall.cli.common import (
     GameArg,
+    GamesOpt,
+    JsonOpt,
     OptionOpt,
     RayCommand,
     RayOpt,
     SeatsOpt,
     SeedOpt,
     app,
+    bot_names,
     cluster,
     configure,
     err,
@@ -29,14 +32,12 @@ from dicehall.strategy.duel import duel as run_duel
 from dicehall.strategy.progress import bar
 from dicehall.strategy.solver import GameSolver, plot
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
-
 
 @app.command(rich_help_panel="Study", cls=RayCommand)
 def duel(
     game: GameArg,
     bots: Annotated[str, typer.Option(help="Two or more bots, comma-separated (A,B).")],
-    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 1000,
+    games: GamesOpt = 1000,
     seats: SeatsOpt = None,
     seed: SeedOpt = None,
     option: OptionOpt = None,
@@ -45,7 +46,7 @@ def duel(
 ) -> None:
     """A tournament rotating seats and the first roller: win rates with 95% intervals."""
     g = guarded(lambda: configure(game, seats, option))
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = bot_names(g, bots)
     if len(set(names)) < 2:
         fail(f"--bots needs at least two different bots; got {bots!r}")
     console = None if as_json else err
@@ -77,7 +78,7 @@ def solver_of(game: Game) -> GameSolver:
 @app.command(rich_help_panel="Study", cls=RayCommand)
 def solve(
     game: GameArg,
-    seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats.")] = 2,
+    seats: SeatsOpt = 2,
     option: OptionOpt = None,
     iterations: Annotated[
         int | None, typer.Option(min=1, help="CFR+ iterations (per subgame where decomposed).")
@@ -136,7 +137,7 @@ def solve(
 def exploitability(
     game: GameArg,
     bot: Annotated[str, typer.Option(help="The bot whose policy is measured.")],
-    seats: Annotated[int, typer.Option("--seats", "-n", help="Number of seats.")] = 2,
+    seats: SeatsOpt = 2,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
     ray: RayOpt = None,

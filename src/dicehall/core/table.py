@@ -8,12 +8,12 @@ Interfaces (CLI, server) drive games through a table.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from dicehall.core.bots import Bot
 from dicehall.core.chance import DiceSource, RandomDice
-from dicehall.core.game import Action, Game, State
+from dicehall.core.game import Action, Game, Result, State
 
 Step = dict[str, Any]
 """A transcript step: {"chance": faces}, {"seat", "action"} or {"seat", "timeout": true}."""
@@ -117,3 +117,10 @@ def make_bots(
             )
         bots[seat] = factories[name](game, seat, random.Random(rng.random()))
     return bots
+
+
+def play_game(game: Game, bots: Sequence[str], dice_seed: int, bot_seed: int) -> Result:
+    """One unrecorded game of bots (by seat) on seeded dice: what duels and the ladder play."""
+    table = Table(game, RandomDice(dice_seed), record=False)
+    table.play(make_bots(game, list(bots), random.Random(bot_seed)))
+    return table.state.result()

@@ -152,6 +152,12 @@ def serve(settings: ServerSettings) -> None:
         )
     except (DatabaseInUse, ValueError) as e:
         raise SystemExit(f"dicehall serve: {e}") from None
+    if settings.redis is not None:
+        from dicehall.server.cluster.node import reachable
+
+        if (why := reachable(settings.redis)) is not None:
+            shown = re.sub(r"//[^@/]*@", "//***@", settings.redis)  # no password on screen
+            raise SystemExit(f"dicehall serve: cannot reach Redis at {shown}: {why}")
     tune_gc()
     tune_threads()
     shown = f"[{host}]" if ":" in host else host

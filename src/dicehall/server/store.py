@@ -12,9 +12,10 @@ the cost of an fsync per step.
 One server process per database: each holds its unfinished tables in memory,
 so a second one would resume and play the same tables. On PostgreSQL, where
 several servers can reach one database, the store holds an advisory lock for
-its lifetime and a second server refuses to start; several processes of one
-site (`--redis`, server/cluster/) open it with `exclusive=False` and share
-the tables through leases instead.
+its lifetime and a second server refuses to start. The processes of one site
+(`--redis`, server/cluster/) open it with `exclusive=False`: each holds the
+same lock shared, so they run side by side (sharing the tables through
+leases) while a single server and a site still exclude each other.
 
 Writes run in one writer thread (`Store.write`), never on the event loop: a
 write waiting for a lock (SQLite's busy timeout) or a slow disk would
@@ -162,9 +163,10 @@ class Store:
     ) -> None:
         self.engine: Engine = _engine(url, synchronous, busy_timeout)
         self._lock: Connection | None = None
+        self._unlock = "pg_advisory_unlock" if exclusive else "pg_advisory_unlock_shared"
         self.errors = 0  # writes the database refused (server/ops.py's metrics)
-        if exclusive and self.engine.dialect.name == "postgresql":
-            self._lock = _hold_server_lock(self.engine)
+        if self.engine.dialect.name == "postgresql":
+            self._lock = _hold_server_lock(self.engine, shared=not exclusive)
         metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
         # one writer thread: SQLite takes one writer at a time anyway, and order is kept;
@@ -264,7 +266,7 @@ class Store:
     def close(self) -> None:
         if self._lock is not None:
             with contextlib.suppress(SQLAlchemyError):  # a lost session has let go already
-                self._lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": SERVER_LOCK})
+                self._lock.execute(text(f"SELECT {self._unlock}(:k)"), {"k": SERVER_LOCK})
                 self._lock.commit()
             self._lock.close()
             self._lock = None
@@ -303,17 +305,25 @@ def _add_missing_columns(engine: Engine) -> None:
             )
 
 
-def _hold_server_lock(engine: Engine) -> Connection:
+def _hold_server_lock(engine: Engine, shared: bool = False) -> Connection:
     """A connection holding the database's server lock, kept open (and idle, not in a
-    transaction) until the store closes."""
+    transaction) until the store closes: alone, or `shared` with the other processes of
+    a site."""
     lock = engine.connect()
-    held = lock.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": SERVER_LOCK}).scalar()
+    take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+    held = lock.execute(text(f"SELECT {take}(:k)"), {"k": SERVER_LOCK}).scalar()
     lock.commit()
     if not held:
         lock.close()
+        where = engine.url.render_as_string()
+        if shared:
+            raise DatabaseInUse(
+                f"a dicehall server without --redis is using the database {where}:"
+                " stop it first (a site of several processes shares a database with no other)"
+            )
         raise DatabaseInUse(
-            f"another dicehall server is using the database {engine.url.render_as_string()}:"
-            " stop it first (one server process per database)"
+            f"another dicehall server is using the database {where}:"
+            " stop it first (one server process per database, or several with --redis)"
         )
     return lock
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from dicehall.cluster import Local, Runner, chunked
-from dicehall.core import Game, RandomDice, Result, Table, make_bots
+from dicehall.core import Game, Result, make_bots
+from dicehall.core.table import play_game
 
 
 @dataclass
@@ -80,14 +81,11 @@ class Blocks:
 def play_blocks(chunk: Blocks) -> list[Result]:
     """Every game of a chunk's blocks, in order: rotation `shift` of a block seats the bots
     one seat further on the block's dice."""
-    results = []
-    for block_seed, block_games in chunk.blocks:
-        for shift in range(block_games):
-            bots = seating(chunk.names, chunk.game.seats, shift)
-            table = Table(chunk.game, RandomDice(block_seed), record=False)
-            table.play(make_bots(chunk.game, bots, random.Random(block_seed + shift)))
-            results.append(table.state.result())
-    return results
+    return [
+        play_game(chunk.game, seating(chunk.names, chunk.game.seats, shift), seed, seed + shift)
+        for seed, block_games in chunk.blocks
+        for shift in range(block_games)
+    ]
 
 
 def duel(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -30,6 +31,16 @@ from dicehall.core import DicehallError
 FORMAT = "dicehall-strategy"
 VERSION = 1
 HEADER = "header"
+
+
+def data_dir() -> Path:
+    """Where solved strategies are kept: $DICEHALL_STRATEGIES, else
+    $XDG_DATA_HOME/dicehall/strategies (by default ~/.local/share/dicehall/strategies)."""
+    override = os.environ.get("DICEHALL_STRATEGIES")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "dicehall" / "strategies"
 
 
 class StrategyFileError(DicehallError):

@@ -11,7 +11,6 @@ never solves: `stored_strategy` only looks.
 
 from __future__ import annotations
 
-import os
 import threading
 from functools import cache
 from pathlib import Path
@@ -19,7 +18,7 @@ from pathlib import Path
 from dicehall.core import Game
 from dicehall.games.kariki.rounds import RoundModel, solved_options
 from dicehall.games.kariki.solver import Strategy, solve, to_file
-from dicehall.strategy.strategy_file import load, save
+from dicehall.strategy.strategy_file import data_dir, load, save
 
 SHIPPED = Path(__file__).parent / "strategies"
 ON_DEMAND_ITERATIONS = 300
@@ -34,11 +33,7 @@ def file_name(options: dict[str, object]) -> str:
 
 
 def cache_dir() -> Path:
-    override = os.environ.get("DICEHALL_STRATEGIES")
-    if override:
-        return Path(override)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "dicehall" / "strategies"
+    return data_dir()
 
 
 def strategy_for(game: Game) -> Strategy:

@@ -58,6 +58,9 @@ The view (`view(seat)`), JSON, keys:
                   ("pass", "raise", "call", "fold" or null); paid is
                   {"black", "white"} put in during this stage; dice is the
                   player's own 2d6, shown only to that player (null to others)
+    bets          the betting of this round (or tie-break round) so far, public: one
+                  {"stage", "seat", "type", "black", "white"} per pass, raise, call or
+                  fold, with the stones it paid
     showdown      the last showdown of this game, public: {"match", "round",
                   "players": [{"seat", "dice", "d12", "total"}], "top": seats
                   with the highest total}, or null
@@ -266,6 +269,7 @@ class TaoState(State):
         self.paid_black = [0] * n
         self.paid_white = [0] * n
         self.must_reroll = [False] * n
+        self.bets: list[tuple[int, int, str, int, int]] = []  # stage, seat, type, black, white
         self.phase = OPENER
         self.stage = 1
         self.queue: list[int] = []  # seats to act or throw in this phase, in order
@@ -348,6 +352,12 @@ class TaoState(State):
 
     def _apply(self, seat: int, action: Action) -> None:
         kind = action["type"]
+        if kind != "ante":
+            white = action.get("white", 0)
+            cost = min(self.m, self.black[seat] + self.white[seat]) if kind != "pass" else 0
+            if kind == "fold":
+                cost = white = 0
+            self.bets.append((self.stage, seat, kind, cost - white, white))
         if kind == "pass":
             self.bet[seat] = "pass"
             if self.log is not None:
@@ -465,6 +475,7 @@ class TaoState(State):
         self.dice = [NO_DICE] * n
         self.d12 = [0] * n
         self.stage = 1
+        self.bets = []
         self._reset_bets()
         self.opener = self._find_opener()
         if self.log is not None:
@@ -681,6 +692,10 @@ class TaoState(State):
             "matches_won": list(self.matches_won),
             "pot": {"black": self.pot_black, "white": self.pot_white},
             "players": players,
+            "bets": [
+                {"stage": st, "seat": s, "type": kind, "black": b, "white": w}
+                for st, s, kind, b, w in self.bets
+            ],
             "showdown": {
                 "match": match_no,
                 "round": round_no,
@@ -712,7 +727,7 @@ class TaoState(State):
         other.log = None
         for name in (
             "black", "white", "out", "in_round", "folded", "dice", "d12", "bet",
-            "paid_black", "paid_white", "must_reroll", "queue", "matches_won",
+            "paid_black", "paid_white", "must_reroll", "queue", "matches_won", "bets",
         ):  # fmt: skip
             setattr(other, name, getattr(self, name).copy())
         return other

@@ -33,6 +33,7 @@ from typing import Any
 from dicehall.core import Action, OptionError, View, diskcache
 from dicehall.core.odds import OddsTable
 from dicehall.games.toplshteyner import rules
+from dicehall.games.toplshteyner.components import sink_first
 from dicehall.games.toplshteyner.rules import (
     BUY,
     BUY_LIFE,
@@ -75,33 +76,10 @@ def absorb(start: Hashable, moves: Callable[[Hashable], list[Move]]) -> dict[Out
     """
     solved: dict[Hashable, dict[Outcome, Fraction]] = {}
     edges: dict[Hashable, list[Move]] = {}
-    index: dict[Hashable, int] = {}
-    low: dict[Hashable, int] = {}
-    stack: list[Hashable] = []
-    on_stack: set[Hashable] = set()
 
-    def visit(key: Hashable) -> None:
-        index[key] = low[key] = len(index)
-        stack.append(key)
-        on_stack.add(key)
+    def successors(key: Hashable) -> list[Hashable]:
         edges[key] = moves(key)
-        for _, ends, target in edges[key]:
-            if ends:
-                continue
-            if target not in index:
-                visit(target)
-                low[key] = min(low[key], low[target])
-            elif target in on_stack:
-                low[key] = min(low[key], index[target])
-        if low[key] == index[key]:
-            group = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                group.append(member)
-                if member == key:
-                    break
-            solve_group(group)
+        return [target for _, ends, target in edges[key] if not ends]
 
     def solve_group(group: list[Hashable]) -> None:
         position = {key: i for i, key in enumerate(group)}
@@ -135,7 +113,8 @@ def absorb(start: Hashable, moves: Callable[[Hashable], list[Move]]) -> dict[Out
         for i, key in enumerate(group):
             solved[key] = {o: q for o, q in rhs[i].items() if q != 0}
 
-    visit(start)
+    for group in sink_first([start], successors):
+        solve_group(group)
     return solved[start]
 
 

@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from dicehall.games.toplshteyner.components import sink_first
 from dicehall.games.toplshteyner.rules import (
     BUY,
     BUY_LIFE,
@@ -233,38 +234,10 @@ def start_sigma(lives: int) -> Sigma:
 
 
 def _groups(edges: Mapping[Sigma, list[tuple[float, Edge]]]) -> list[list[Sigma]]:
-    """Tarjan's strongly connected components, sinks first."""
-    index: dict[Sigma, int] = {}
-    low: dict[Sigma, int] = {}
-    stack: list[Sigma] = []
-    on_stack: set[Sigma] = set()
-    groups: list[list[Sigma]] = []
-
-    def visit(node: Sigma) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for _, edge in edges[node]:
-            for target in _targets(edge):
-                if target not in index:
-                    visit(target)
-                    low[node] = min(low[node], low[target])
-                elif target in on_stack:
-                    low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            group = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                group.append(member)
-                if member == node:
-                    break
-            groups.append(group)
-
-    for node in sorted(edges):
-        if node not in index:
-            visit(node)
-    return groups
+    """The turn states' strongly connected groups, sinks first."""
+    return sink_first(
+        sorted(edges), lambda node: (t for _, edge in edges[node] for t in _targets(edge))
+    )
 
 
 # --- positions and layers ---------------------------------------------------------

@@ -1,0 +1,122 @@
+"""Solve two-seat Tao Dice and measure it: `python benchmarks/tao_solver.py [--iterations N]`.
+
+Runs the whole solve (CFR+ on every betting round, values iterated; minutes
+to tens of minutes on one core), writes the strategy where the solver bot
+finds it (or --out), then measures the stored policy's exact exploitability
+for a single match and for the token game, and the heuristic's and random's.
+Prints one JSON object per step. Run it niced on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from dicehall.games.tao import strategies
+from dicehall.games.tao.solver import Model, Solved, exploitability, solve
+from dicehall.strategy.strategy_file import save
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=strategies.ITERATIONS)
+    parser.add_argument("--per-sweep", type=int, default=10)
+    parser.add_argument("--max-sweeps", type=int, default=9)
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--bots", default="", help="also measure these bots (heuristic,random)")
+    parser.add_argument("--no-solve", action="store_true", help="only measure --bots")
+    parser.add_argument(
+        "--decisions", type=int, default=0, help="time the stored solver's decisions in N games"
+    )
+    args = parser.parse_args()
+    if args.decisions:
+        time_decisions(args.decisions)
+        return
+    model = Model()
+    start = time.perf_counter()
+    if not args.no_solve:
+        solve_and_measure(model, args, start)
+    for name in filter(None, args.bots.split(",")):
+        from dicehall.games.tao.bot_policies import bot_policy
+
+        t = time.perf_counter()
+        policy = bot_policy(model, name)
+        e = exploitability(model, policy)
+        print(json.dumps({"step": "exploitability", "bot": name, "match": e.match,
+                          "token": e.token, "best_response": e.best_response,
+                          "opener_wins": e.policy_opener, "rounds": e.rounds,
+                          "seconds": time.perf_counter() - t}), flush=True)  # fmt: skip
+
+
+def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> None:
+
+    def tick(what: str, done: int, total: int) -> None:
+        if done == total:
+            print(f"  {what} {time.perf_counter() - start:.0f}s", file=sys.stderr, flush=True)
+
+    out = args.out or strategies.path()
+
+    def checkpoint(solved: Solved) -> None:
+        meta = {"iterations": solved.iterations, "sweeps": solved.sweeps,
+                "change": solved.change, "seconds": solved.seconds}  # fmt: skip
+        save(out, strategies.to_file(solved, meta))
+        print(json.dumps({"step": "sweep", **meta}), flush=True)
+
+    solved = solve(
+        model, iterations=args.iterations, per_sweep=args.per_sweep,
+        max_sweeps=args.max_sweeps, tick=tick, after_sweep=checkpoint,
+    )  # fmt: skip
+    meta = {"iterations": solved.iterations, "sweeps": solved.sweeps,
+            "change": solved.change, "seconds": solved.seconds}  # fmt: skip
+    stored = strategies.save_solved(solved, out, meta)
+    print(json.dumps({"step": "solve", **meta, "history": solved.history, "out": str(out),
+                      "bytes": out.stat().st_size}), flush=True)  # fmt: skip
+    t = time.perf_counter()
+    e = exploitability(model, stored.policy)
+    print(json.dumps({"step": "exploitability", "bot": "solver", "match": e.match,
+                      "token": e.token, "best_response": e.best_response,
+                      "opener_wins": e.policy_opener, "rounds": e.rounds,
+                      "seconds": time.perf_counter() - t}), flush=True)  # fmt: skip
+
+
+def time_decisions(games: int) -> None:
+    """CPU time of the solver bot's and the heuristic's decisions on the same two-seat views."""
+    import random
+
+    from dicehall.core import RandomDice, Table, make_bots
+    from dicehall.games import make_game
+    from dicehall.games.tao.bots import HeuristicBot
+    from dicehall.games.tao.solver_bot import SolverBot
+
+    game = make_game("tao", 2)
+    if strategies.stored() is None:
+        raise SystemExit("no stored strategy: solve first")
+    solver, heuristic = (
+        SolverBot(game, 0, random.Random(0)),
+        HeuristicBot(game, 0, random.Random(0)),
+    )
+    times: dict[str, list[float]] = {"solver": [], "heuristic": []}
+
+    def timed(t: Table) -> None:
+        state = t.state
+        for seat in state.actors():
+            view, legal = state.view(seat), state.legal_actions(seat)
+            for name, bot in (("solver", solver), ("heuristic", heuristic)):
+                bot.seat = seat
+                t0 = time.process_time()
+                bot.choose(view, legal)
+                times[name].append(time.process_time() - t0)
+
+    for seed in range(games):
+        table = Table(game, RandomDice(seed), record=False)
+        table.play(make_bots(game, ["solver", "heuristic"], random.Random(seed)), on_step=timed)
+    report = {name: {"decisions": len(ts), "mean_us": 1e6 * sum(ts) / len(ts),
+                     "max_ms": 1e3 * max(ts)} for name, ts in times.items()}  # fmt: skip
+    print(json.dumps({"step": "decisions", **report}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""What every batch simulator shares: games in lockstep, one step per pass, counts of events.
+
+A subclass holds one game's state as arrays with a leading games axis, a
+`phase` per game, and one handler per phase that takes a step in every game
+given to it (an array of game indices). `run` calls the handlers until no
+game is left in any of their phases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dicehall.core.game import Game
+
+Ints = NDArray[np.int64]
+Bools = NDArray[np.bool_]
+Handler = Callable[[Ints], None]
+
+
+class Batch:
+    """`games` games of one configured game; `events` counts each event name per game."""
+
+    game_id: ClassVar[str]
+    event_names: ClassVar[Sequence[str]]
+    roll_off_tie: ClassVar[str] = ""
+    """The event a tied round of the roll-off (C5) counts, for games that have one."""
+
+    def __init__(
+        self, game: Game, games: int, seed: int | np.random.SeedSequence | None = None
+    ) -> None:
+        if game.id != self.game_id:
+            raise ValueError(f"{type(self).__name__} plays {self.game_id}, not {game.id}")
+        self.game = game
+        self.rng = np.random.default_rng(seed)
+        self.n = game.seats
+        self.size = games
+        self.phase = np.zeros(games, dtype=np.int64)
+        self.steps = np.zeros(games, dtype=np.int64)
+        self.events = {name: np.zeros(games, dtype=np.int64) for name in self.event_names}
+        self.contenders = np.ones((games, self.n), dtype=bool)
+
+    def _play(self, handlers: Mapping[int, Handler]) -> None:
+        """Each pass, every game takes one step, in the phase it was in when the pass began."""
+        while True:
+            phase = self.phase
+            by_phase = [(h, np.flatnonzero(phase == p)) for p, h in handlers.items()]
+            if not any(g.size for _, g in by_phase):
+                return
+            for handler, g in by_phase:
+                if g.size:
+                    handler(g)
+
+    def _choose(self, count: Ints) -> Ints:
+        """A uniform choice among `count` legal actions in each game: its index."""
+        return (self.rng.random(count.size) * count).astype(np.int64)
+
+    def _roll_off_round(self, g: Ints) -> tuple[Ints, Ints]:
+        """C5: one die per contender, counted as that many steps; those tied for highest
+        throw again. Returns the games it settled and, in each, the seat that won it."""
+        contenders = self.contenders[g]
+        faces = np.where(contenders, self.rng.integers(1, 7, (g.size, self.n)), 0)
+        self.steps[g] += contenders.sum(axis=1)
+        top = faces == faces.max(axis=1, keepdims=True)
+        single = top.sum(axis=1) == 1
+        tied = g[~single]
+        self.contenders[tied] = top[~single]
+        self.events[self.roll_off_tie][tied] += 1
+        return g[single], np.argmax(top[single], axis=1)
+
+    def _successor_left(self, nxt: Ints, g: Ints, seat: Ints) -> None:
+        """`seat` left each game `g`: whoever it followed in `nxt` (games x seats, the next
+        seat still in, C2) now hands on to its successor."""
+        row = nxt[g]
+        nxt[g] = np.where(row == seat[:, None], nxt[g, seat][:, None], row)

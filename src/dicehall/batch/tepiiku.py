@@ -1,0 +1,298 @@
+"""Tepiiku in batches: N games advanced in lockstep with NumPy, random or heuristic play.
+
+A second implementation of `dicehall.games.tepiiku.rules` (T1-T10), kept as
+close to it as arrays allow, for speed only; `tests/batch/` checks
+statistically that it plays the engine's game. Runes are numbered 0-5 in the
+engine's order (ingot, gem, fire, water, skull, person). Each pass takes one
+step of the round in every game still running, counted as the engine counts
+it: a throw is one step per seat that throws, a choice one step per seat
+that chooses (all three thumbs, every tied seat's reroll).
+
+Seats play at random (uniform among the legal actions, as `RandomBot`) or as
+the heuristic bot (`dicehall.games.tepiiku.bots`). The heuristic's thumbs are
+a table by score; its rerolls and the Fish's choice are the bot's own
+functions, evaluated once per distinct position met in the batch (hand,
+scores, pot, coins) and looked up from then on, so it is the bot's policy
+exactly, not a copy of it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+
+from dicehall.batch.base import Batch, Bools, Ints
+from dicehall.batch.result import BatchResult
+from dicehall.core.game import Game
+from dicehall.games.tepiiku.rules import RUNE, SCORE, SUBSETS
+
+BET, TIES, FISH, FORCED, OVER = range(5)
+SEATS = DICE = 3
+PAY = -1
+"""The Fish's choice to pay; a reroll is its index in SUBSETS."""
+
+SCORES = np.array([SCORE[faces] for faces in itertools.product(RUNE, repeat=DICE)], dtype=np.int64)
+"""SCORES[hand]: the score (T2) of a hand coded as 36 * die 0 + 6 * die 1 + die 2."""
+REROLLED = np.array([[i in sub for i in range(DICE)] for sub in SUBSETS], dtype=bool)
+"""REROLLED[k, i]: whether the k-th set of dice (the engine's order) rerolls die i."""
+PLACE = np.array([1, 6, 36])
+"""Die i's weight in a hand's code."""
+
+OUTCOMES = ("bust", "still", "tie", "beat", "settled")
+EVENTS = ("round", "thumbs up", "ties", "choice", "reroll", *(f"outcome {k}" for k in OUTCOMES))
+EVENTS = (*EVENTS, "pay")
+"""What the batch counts per game, named after the engine's events (an outcome by kind)."""
+POLICIES = ("random", "heuristic")
+
+
+class TepiikuBatch(Batch):
+    """`games` games of one configured Tepiiku; seat s played by `bots[s]`."""
+
+    game_id = "tepiiku"
+    event_names = EVENTS
+
+    def __init__(
+        self,
+        game: Game,
+        games: int,
+        seed: int | np.random.SeedSequence | None = None,
+        bots: Sequence[str] = ("random",) * SEATS,
+    ) -> None:
+        super().__init__(game, games, seed)
+        self.heuristic = np.array([name == "heuristic" for name in bots], dtype=bool)
+        self.bankroll = int(str(game.options["bankroll"]))
+        size = self.size
+        self.coins = np.full((size, SEATS), self.bankroll, dtype=np.int64)
+        self.hands = np.zeros((size, SEATS), dtype=np.int64)  # each seat's hand, coded
+        self.scores = np.zeros((size, SEATS), dtype=np.int64)
+        self.pot = np.zeros(size, dtype=np.int64)
+        self.tied = np.zeros((size, SEATS), dtype=bool)
+        self.fish = np.zeros(size, dtype=np.int64)
+        self.middle = np.zeros(size, dtype=np.int64)
+        self.hook = np.zeros(size, dtype=np.int64)
+        self.forced = np.zeros(size, dtype=np.int64)
+        self._tie_cache: dict[tuple[int, int, int], int] = {}
+        self._fish_cache: dict[tuple[int, int, int, int, int], int] = {}
+        self._start_round(np.arange(size))
+
+    def run(self) -> BatchResult:
+        """Play every game to the end; T4: of the two with coins, more coins wins."""
+        self._play({BET: self._bet, TIES: self._ties, FISH: self._fish_step, FORCED: self._forced})
+        best = self.coins == self.coins.max(axis=1, keepdims=True)
+        shares = best / best.sum(axis=1, keepdims=True)
+        return BatchResult(
+            self.game,
+            self.steps,
+            np.argmax(best, axis=1),
+            self.coins - self.bankroll,
+            "coins",
+            dict(self.events),
+            shares,
+        )
+
+    # --- the round -----------------------------------------------------------------
+
+    def _start_round(self, g: Ints) -> None:
+        """T10: every seat throws in secret, one step each."""
+        self.events["round"][g] += 1
+        self.hands[g] = self.rng.integers(0, 6**DICE, (g.size, SEATS))
+        self.scores[g] = SCORES[self.hands[g]]
+        self.steps[g] += SEATS
+        self.phase[g] = BET
+
+    def _bet(self, g: Ints) -> None:
+        """T5: all three commit thumbs (three steps); the pot is 1 + thumbs up."""
+        self.steps[g] += SEATS
+        up = self.rng.random((g.size, SEATS)) < 0.5
+        up = np.where(self.heuristic, THUMBS_UP[self.scores[g] - LOWEST], up)
+        self.pot[g] = 1 + up.sum(axis=1)
+        self.events["thumbs up"][g] += up.sum(axis=1)
+        self._resolve_ties(g)
+
+    def _resolve_ties(self, g: Ints) -> None:
+        """T6: every seat whose score equals another's rerolls; else roles (T7)."""
+        scores = self.scores[g]
+        tied = (scores[:, :, None] == scores[:, None, :]).sum(axis=2) > 1
+        self.tied[g] = tied
+        any_tied = tied.any(axis=1)
+        self.events["ties"][g[any_tied]] += 1
+        self.phase[g[any_tied]] = TIES
+        self._assign_roles(g[~any_tied])
+
+    def _ties(self, g: Ints) -> None:
+        """T6 with C3: every tied seat chooses dice, then all of them are thrown."""
+        tied = self.tied[g]
+        count = tied.sum(axis=1)
+        self.steps[g] += 2 * count  # a choice and a throw per tied seat
+        self.events["choice"][g] += count
+        chosen = [
+            self._reroll_choice(g[tied[:, s]], np.full(count.size, s)[tied[:, s]])
+            for s in range(SEATS)
+        ]  # every choice before any throw (C3)
+        for seat, which in enumerate(chosen):
+            rerolls = g[tied[:, seat]]
+            self._reroll(rerolls, np.full(rerolls.size, seat), which)
+        self._resolve_ties(g)
+
+    def _assign_roles(self, g: Ints) -> None:
+        """T7: lowest is the Fish, highest the Hook (all three scores differ here)."""
+        order = np.argsort(self.scores[g], axis=1)
+        self.fish[g], self.middle[g], self.hook[g] = order.T
+        self.phase[g] = FISH
+
+    def _fish_step(self, g: Ints) -> None:
+        """T7: the Fish pays the pot, or rerolls (two steps: the choice, the throw)."""
+        fish = self.fish[g]
+        choice = self._fish_choice(g, fish)
+        pays = choice == PAY
+        self.steps[g] += 1
+        if pays.any():
+            self._pay(g[pays], self.pot[g[pays]])
+        g, fish, choice = g[~pays], fish[~pays], choice[~pays]
+        self.steps[g] += 1
+        self.events["reroll"][g] += 1
+        old = self.scores[g, fish]
+        self._reroll(g, fish, choice)
+        self._fish_outcome(g, fish, old)
+
+    def _fish_outcome(self, g: Ints, fish: Ints, old: Ints) -> None:
+        """T8: bust, still the Fish, tie, or beat."""
+        new = self.scores[g, fish]
+        middle, hook = self.middle[g], self.hook[g]
+        middle_score, hook_score = self.scores[g, middle], self.scores[g, hook]
+        bust = new <= old
+        still = ~bust & (new < middle_score)
+        tie = ~bust & ~still & ((new == middle_score) | (new == hook_score))
+        beat = ~bust & ~still & ~tie
+        self.events["outcome bust"][g[bust]] += 1
+        self._pay(g[bust], 2 * self.pot[g[bust]])
+        self.events["outcome still"][g[still]] += 1
+        self.pot[g[still]] += 1
+        self.events["outcome tie"][g[tie]] += 1
+        self.pot[g[tie]] *= 2
+        self.forced[g[tie]] = np.where(new == middle_score, middle, hook)[tie]
+        self.phase[g[tie]] = FORCED
+        self.events["outcome beat"][g[beat]] += 1
+        self.pot[g[beat]] *= 2
+        self._assign_roles(g[beat])
+
+    def _forced(self, g: Ints) -> None:
+        """T8: the tied player rerolls; never a bust nor + 1; a new tie doubles again."""
+        self.steps[g] += 2
+        self.events["reroll"][g] += 1
+        seat = self.forced[g]
+        self._reroll(g, seat, self._reroll_choice(g, seat))
+        scores = self.scores[g]
+        new = scores[np.arange(g.size), seat]
+        others = (scores == new[:, None]) & (np.arange(SEATS) != seat[:, None])
+        tie = others.any(axis=1)
+        self.events["outcome tie"][g[tie]] += 1
+        self.pot[g[tie]] *= 2
+        self.forced[g[tie]] = np.argmax(others[tie], axis=1)
+        self.events["outcome settled"][g[~tie]] += 1
+        self._assign_roles(g[~tie])
+
+    def _pay(self, g: Ints, due: Ints) -> None:
+        """T9, T3: the Fish pays the Hook, at most what it has; then T4 or a new round."""
+        fish, hook = self.fish[g], self.hook[g]
+        has = self.coins[g, fish]
+        amount = np.minimum(due, has)
+        self.coins[g, fish] -= amount
+        self.coins[g, hook] += amount
+        self.events["pay"][g] += 1
+        broke = amount == has
+        self.phase[g[broke]] = OVER
+        self._start_round(g[~broke])
+
+    # --- dice and choices ----------------------------------------------------------
+
+    def _reroll(self, g: Ints, seat: Ints, which: Ints) -> None:
+        """Throw again the dice `which` (indices into SUBSETS) of `seat` in each game."""
+        digits = self.hands[g, seat, None] // PLACE[::-1] % 6
+        fresh = self.rng.integers(0, 6, (g.size, DICE))
+        digits = np.where(REROLLED[which], fresh, digits)
+        hand = digits @ PLACE[::-1]
+        self.hands[g, seat] = hand
+        self.scores[g, seat] = SCORES[hand]
+
+    def _reroll_choice(self, g: Ints, seat: Ints) -> Ints:
+        """A tie or forced reroll (T6, T8): uniform, or the heuristic's best expected place."""
+        choice = self._choose(np.full(g.size, len(SUBSETS)))
+        smart = self.heuristic[seat]
+        if smart.any():
+            gs, ss = g[smart], seat[smart]
+            scores = self.scores[gs]
+            others = np.sort(np.where(np.arange(SEATS) == ss[:, None], HIGHEST + 1, scores), 1)
+            keys = np.stack([self.hands[gs, ss], others[:, 0], others[:, 1]], axis=1)
+            choice[smart] = self._lookup(keys, self._tie_cache, _heuristic_reroll)
+        return choice
+
+    def _fish_choice(self, g: Ints, fish: Ints) -> Ints:
+        """T7: PAY or a reroll, uniform among the eight, or the heuristic's cheapest."""
+        choice = self._choose(np.full(g.size, 1 + len(SUBSETS))) - 1
+        smart = self.heuristic[fish]
+        if smart.any():
+            gs, fs = g[smart], fish[smart]
+            keys = np.stack(
+                [
+                    self.hands[gs, fs],
+                    self.pot[gs],
+                    self.scores[gs, self.middle[gs]],
+                    self.scores[gs, self.hook[gs]],
+                    self.coins[gs, fs],
+                ],
+                axis=1,
+            )
+            choice[smart] = self._lookup(keys, self._fish_cache, _heuristic_fish)
+        return choice
+
+    @staticmethod
+    def _lookup(keys: Ints, cache: dict, decide) -> Ints:  # type: ignore[type-arg,no-untyped-def]
+        """`decide(*key)` for each row of `keys`, each distinct key evaluated once per run."""
+        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+        values = np.empty(len(unique), dtype=np.int64)
+        for i, row in enumerate(unique.tolist()):
+            key = tuple(row)
+            if key not in cache:
+                cache[key] = decide(*key)
+            values[i] = cache[key]
+        result: Ints = values[inverse.reshape(-1)]
+        return result
+
+
+LOWEST = int(SCORES.min())
+HIGHEST = int(SCORES.max())
+
+
+def _thumbs_up_table() -> Bools:
+    from dicehall.games.tepiiku.bots import percentile
+
+    return np.array([percentile(s) > 0.5 for s in range(LOWEST, HIGHEST + 1)], dtype=bool)
+
+
+THUMBS_UP = _thumbs_up_table()
+"""The heuristic's thumbs (T5) by its own score, from LOWEST: up above the median throw."""
+
+
+def _runes(hand: int) -> list[str]:
+    return [str(RUNE[hand // 36]), str(RUNE[hand // 6 % 6]), str(RUNE[hand % 6])]
+
+
+def _heuristic_reroll(hand: int, low: int, high: int) -> int:
+    """The heuristic bot's tie or forced reroll, as in `HeuristicBot.choose`."""
+    from dicehall.games.tepiiku.bots import place_value
+
+    runes = _runes(hand)
+    best = max(SUBSETS, key=lambda d: place_value(runes, d, [low, high]))
+    return SUBSETS.index(best)
+
+
+def _heuristic_fish(hand: int, pot: int, middle: int, hook: int, coins: int) -> int:
+    """The heuristic bot's choice as the Fish, as in `HeuristicBot.choose`."""
+    from dicehall.games.tepiiku.bots import fish_costs
+
+    costs = fish_costs(_runes(hand), pot, middle, hook, coins)
+    dice = min(SUBSETS, key=costs.__getitem__)
+    return PAY if min(pot, coins) <= costs[dice] else SUBSETS.index(dice)

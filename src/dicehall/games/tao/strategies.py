@@ -1,0 +1,119 @@
+"""Where the two-seat Tao Dice strategy lives: solved once, kept as a strategy file.
+
+The solved strategy is large (stage two has a policy per stage-one ending,
+d12 pair and hand at every position: 140 million chances), so it does not
+ship in the package: `dicehall solve tao` solves it once (tens of minutes
+on one core, with a progress bar) and keeps it under the
+user's data directory (`$DICEHALL_STRATEGIES`, else
+`$XDG_DATA_HOME/dicehall/strategies`, else `~/.local/share/...`), where
+every later process finds it. Chances are stored as 8-bit fractions; the
+figures in docs/strategy.md are measured on the stored policy, which is
+what the bot plays. No option changes the strategy: every game length and
+opener rule plays the same match (see docs/strategy.md), so there is one
+file, tied to `MODEL_VERSION`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache, cached_property
+from pathlib import Path
+
+import numpy as np
+
+from dicehall.games.tao.solver import Policy, Solved
+from dicehall.strategy.strategy_file import StrategyFile, data_dir, load, save
+
+MODEL_VERSION = 1
+"""Bumped whenever the round model or the solver changes what a strategy means."""
+FILE_NAME = f"tao-2-v{MODEL_VERSION}.npz"
+ITERATIONS = 40
+"""CFR+ iterations of the last sweeps of a solve (docs/strategy.md: the measured figures)."""
+QUANTUM = 255
+
+
+def path() -> Path:
+    return data_dir() / FILE_NAME
+
+
+def _quantise(chances: np.ndarray) -> np.ndarray:
+    return np.rint(np.asarray(chances, dtype=np.float32) * QUANTUM).astype(np.uint8)
+
+
+def _restore(stored: np.ndarray) -> np.ndarray:
+    """8-bit chances back to chances summing to one over each node's slots (axis 1)."""
+    raw = stored.astype(np.float32)
+    total = raw.sum(1, keepdims=True)
+    uniform = np.float32(1 / 3)
+    return np.where(total > 0, raw / np.where(total > 0, total, 1), uniform).astype(np.float32)
+
+
+def to_file(solved: Solved, meta: Mapping[str, object]) -> StrategyFile:
+    policy = solved.policy
+    arrays = {
+        "stage1": _quantise(policy.stage1),
+        "stage2": _quantise(policy.stage2),
+        "ante_o": policy.ante_o.astype(np.float32),
+        "ante_x": policy.ante_x.astype(np.float32),
+        "values": solved.values.astype(np.float64),
+    }
+    return StrategyFile("tao", 2, {}, arrays, {"model_version": MODEL_VERSION, **meta})
+
+
+class Strategy:
+    """A loaded strategy: 8-bit chances as stored (what the bot reads), antes, match values."""
+
+    def __init__(
+        self,
+        stage1: np.ndarray,
+        stage2: np.ndarray,
+        ante_o: np.ndarray,
+        ante_x: np.ndarray,
+        values: np.ndarray,
+    ) -> None:
+        self.stage1 = stage1
+        self.stage2 = stage2
+        self.ante_o = ante_o.astype(np.float64)
+        self.ante_x = ante_x.astype(np.float64)
+        self.values = values.astype(np.float64)
+
+    @classmethod
+    def of_file(cls, file: StrategyFile) -> Strategy:
+        if file.meta.get("model_version") != MODEL_VERSION:
+            from dicehall.strategy.strategy_file import StrategyFileError
+
+            raise StrategyFileError(
+                f"this Tao Dice strategy is for model version {file.meta.get('model_version')}, "
+                f"not {MODEL_VERSION}: solve it again (dicehall solve tao)"
+            )
+        a = file.arrays
+        return cls(a["stage1"], a["stage2"], a["ante_o"], a["ante_x"], a["values"])
+
+    def chunk(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Positions lo..hi's chances as floats (node-major, as `Policy.chunk`)."""
+        return (
+            _restore(self.stage1[:, :, lo:hi]).astype(np.float64),
+            _restore(self.stage2[:, :, lo:hi]).astype(np.float64),
+        )
+
+    @cached_property
+    def policy(self) -> Policy:
+        """The whole policy as floats (half a gigabyte): for exact best responses."""
+        return Policy(_restore(self.stage1), _restore(self.stage2), self.ante_o, self.ante_x)
+
+
+def save_solved(solved: Solved, where: Path, meta: Mapping[str, object]) -> Strategy:
+    file = to_file(solved, meta)
+    save(where, file)
+    return Strategy.of_file(load(where, "tao", 2, {}))
+
+
+def stored() -> Strategy | None:
+    """The strategy if it has been solved already; never solves."""
+    where = path()
+    return _load(where) if where.exists() else None
+
+
+@cache
+def _load(where: Path) -> Strategy:
+    return Strategy.of_file(load(where, "tao", 2, {}))

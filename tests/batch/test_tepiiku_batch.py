@@ -1,0 +1,84 @@
+"""The Tepiiku batch simulator plays the engine's game: random and heuristic seats, bankrolls."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from dicehall.batch import play
+from dicehall.batch.tepiiku import EVENTS, TepiikuBatch
+from dicehall.core import OptionError
+from dicehall.games import make_game
+from tests.batch.equivalence import batch_sample, differences, engine_sample
+
+BATCH_GAMES = 20_000
+ENGINE_GAMES = 600
+
+CONFIGS: list[tuple[dict[str, object], tuple[str, ...]]] = [
+    ({}, ("random",)),
+    ({"bankroll": 5}, ("random",)),
+]
+HEURISTIC: tuple[dict[str, object], tuple[str, ...]] = (
+    {"bankroll": 5},
+    ("heuristic", "random", "heuristic"),
+)
+
+
+def event_names(kind: str, data: Mapping[str, object]) -> list[str]:
+    """The batch's names for one engine event: thumbs up, an outcome by its kind."""
+    if kind == "thumbs":
+        return ["thumbs up"] if data["up"] else []
+    if kind == "outcome":
+        return [f"outcome {data['kind']}"]
+    return [kind]
+
+
+def compare(
+    options: dict[str, object],
+    bots: Sequence[str],
+    seed: int = 1,
+    batch_games: int = BATCH_GAMES,
+    engine_games: int = ENGINE_GAMES,
+) -> list[tuple[str, float]]:
+    game = make_game("tepiiku", 3, options)
+    batch = batch_sample(play(game, batch_games, seed, bots))
+    engine = engine_sample(game, engine_games, seed, EVENTS, event_names, bots)
+    return differences(batch, engine)
+
+
+@pytest.mark.parametrize(("options", "bots"), CONFIGS, ids=[f"{o}-{b}" for o, b in CONFIGS])
+def test_batch_plays_the_engines_tepiiku(options: dict[str, object], bots: Sequence[str]) -> None:
+    assert compare(options, bots) == []
+
+
+def test_batch_plays_the_engines_heuristic_tepiiku() -> None:
+    """The heuristic's policy as the batch plays it: two heuristic seats and a random one."""
+    assert compare(*HEURISTIC, batch_games=4000, engine_games=250) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bots", [("heuristic",), ("random", "heuristic", "random")])
+def test_batch_plays_the_engines_heuristic_tepiiku_at_length(bots: Sequence[str]) -> None:
+    assert compare({}, bots, engine_games=1000) == []
+
+
+def test_T8_a_still_fish_without_the_extra_coin_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check has teeth: forget T8's pot + 1 when the Fish improves but stays below."""
+    original = TepiikuBatch._fish_outcome
+
+    def no_extra_coin(self: TepiikuBatch, g, fish, old):  # type: ignore[no-untyped-def]
+        new = self.scores[g, fish]
+        still = (new > old) & (new < self.scores[g, self.middle[g]])
+        original(self, g, fish, old)
+        self.pot[g[still]] -= 1
+
+    monkeypatch.setattr(TepiikuBatch, "_fish_outcome", no_extra_coin)
+    failed = dict(compare({}, ("random",)))
+    assert "steps" in failed  # longer rounds, more rerolls
+    assert "event outcome beat" in failed
+
+
+def test_batch_of_tepiiku_refuses_a_bot_it_cannot_play() -> None:
+    with pytest.raises(OptionError, match="plays the bots random, heuristic, not solver"):
+        play(make_game("tepiiku"), 10, 1, ["solver"])

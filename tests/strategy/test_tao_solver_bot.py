@@ -1,0 +1,141 @@
+"""The Tao Dice solver bot and advice: blind to others' dice (C6), every decision in the model.
+
+The real strategy takes tens of minutes to solve, so these tests give the
+bot a stand-in strategy of the same shape whose chances depend on the hand
+and the slot: what is checked is how the bot finds its decisions, not how
+good the chances are (tests/strategy/test_tao_solver.py does that).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicehall.core import RandomDice, Table, make_bots
+from dicehall.games import make_game
+from dicehall.games.tao import solver_advice, solver_bot
+from dicehall.games.tao.rounds import N_GO_ON, locate
+from dicehall.games.tao.solver import Model, ante_equilibrium, stone_shares
+from dicehall.games.tao.solver_bot import SolverBot, positions
+from dicehall.games.tao.strategies import Strategy
+
+
+@cache
+def stand_in() -> Strategy:
+    model = Model()
+    n, h, pairs = len(model), model.h, model.pairs
+    rng = np.random.default_rng(7)
+    pattern = rng.integers(1, 256, size=(6, 3, 1, h), dtype=np.uint8)
+    stage1 = np.broadcast_to(pattern, (6, 3, n, h))
+    stage2 = np.broadcast_to(pattern[:, :, :, None, None, :], (6, 3, n, N_GO_ON, pairs, h))
+    values = stone_shares(model)
+    ante_o, ante_x = ante_equilibrium(model, values)
+    return Strategy(stage1, stage2, ante_o, ante_x, values)
+
+
+@contextmanager
+def using(strategy: Strategy) -> Iterator[None]:
+    """The bot finds this strategy stored (Hypothesis tests cannot take function fixtures)."""
+    saved = solver_bot.stored
+    solver_bot.stored = lambda: strategy
+    try:
+        yield
+    finally:
+        solver_bot.stored = saved
+
+
+@pytest.fixture
+def solved(monkeypatch: pytest.MonkeyPatch) -> Strategy:
+    strategy = stand_in()
+    monkeypatch.setattr(solver_bot, "stored", lambda: strategy)
+    monkeypatch.setattr(solver_advice, "stored", lambda: strategy)
+    return strategy
+
+
+def test_solver_is_listed_first_only_where_it_is_measured_stronger() -> None:
+    assert next(iter(make_game("tao", 2).bots())) == "solver"
+    assert next(iter(make_game("tao", 4).bots())) == "heuristic"
+    assert "solver" in make_game("tao", 4).bots()
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_C6_solver_decides_from_its_view_alone(seed: int) -> None:
+    """Redraw what the seat may not see: the same view, the same chances; and at two seats
+    every betting decision is found in the model (none falls back to the heuristic)."""
+    with using(stand_in()):
+        game = make_game("tao", 2, {"length": "single"})
+        table = Table(game, RandomDice(seed), record=False)
+        bots = make_bots(game, ["solver", "heuristic"], random.Random(seed))
+        rng = random.Random(seed + 1)
+        probe = SolverBot(game, 0, random.Random(0))
+        found = [0]
+
+        def check(t: Table) -> None:
+            state = t.state
+            for seat in state.actors():
+                legal = state.legal_actions(seat)
+                view = state.view(seat)
+                other = state.resample_hidden(seat, rng)
+                assert other.view(seat) == view
+                probe.seat = seat
+                assert probe.policy(other.view(seat), legal) == probe.policy(view, legal)
+                assert sum(probe.policy(view, legal)) == pytest.approx(1.0)
+                if view["phase"] == "bet":
+                    assert locate(view, positions()) is not None
+                    found[0] += 1
+
+        table.play(bots, on_step=check)
+        assert found[0] > 0
+
+
+def test_without_a_stored_strategy_the_solver_plays_as_the_heuristic(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(solver_bot, "stored", lambda: None)
+    game = make_game("tao", 2)
+
+    def play(names: list[str]) -> list[object]:
+        table = Table(game, RandomDice(3), record=False)
+        table.play(make_bots(game, names, random.Random(3)))
+        return table.steps
+
+    assert play(["solver", "heuristic"]) == play(["heuristic", "heuristic"])
+
+
+def test_advice_gives_the_solvers_chances_and_win_chances(solved: Strategy) -> None:
+    game = make_game("tao", 2, {"opener": "0", "length": "single"})
+    state = game.new_state()
+    state.apply(0, {"type": "ante", "white": 0})
+    state.apply(1, {"type": "ante", "white": 0})
+    state.apply_chance((6, 5))
+    state.apply_chance((1, 2))
+    legal = state.legal_actions(0)
+    table = game.advice(state.view(0), legal)
+    assert table is not None and table.extra["model"] == "solver"
+    assert [row[0] for row in table.rows] == [game.action_label(a) for a in legal]
+    assert sum(row[2] for row in table.rows) == pytest.approx(1.0)
+    assert all(0 <= row[3] <= 1 for row in table.rows)
+    assert "solved two-seat strategy" in table.note
+    # C6: the same advice whatever seat 1's dice.
+    other = state.resample_hidden(0, random.Random(4))
+    assert game.advice(other.view(0), legal) == table
+
+
+def test_advice_at_more_seats_says_it_is_not_the_solvers_model() -> None:
+    game = make_game("tao", 3, {"opener": "0"})
+    state = game.new_state()
+    for seat in (0, 1, 2):
+        state.apply(seat, {"type": "ante", "white": 0})
+    for _ in range(3):
+        state.apply_chance((3, 4))
+    table = game.advice(state.view(0), state.legal_actions(0))
+    assert table is not None and table.extra["model"] == "naive showdown"
+    assert "Not the solver's model" in table.note
