@@ -108,6 +108,9 @@ def restart_mid_game_then_finish(db: str, gid: str, games: Mapping[str, type[Gam
                     choice = rng.choice(m["legal"])["action"]
                     ws.send_json({"type": "action", "step": m["step"], "action": choice})
                     moves += 1
+                elif m["type"] in ("welcome", "update") and m["throw_due"] == 0:
+                    ws.send_json({"type": "throw", "step": m["step"]})  # the roller's own
+                    moves += 1
                 m = receive(ws)
         before = client.get(f"/api/tables/{tid}").json()
     with running(db, games) as client:
