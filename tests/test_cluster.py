@@ -2,7 +2,7 @@
 
 The work is cut into chunks by the inputs alone and the chunks' results are
 combined in order, so a run on Ray must equal the local run for the same
-seed exactly. One Ray cluster (started here, two CPUs) serves the whole module.
+seed exactly. One Ray cluster (started here, two CPUs) serves the module.
 """
 
 from __future__ import annotations
@@ -45,34 +45,43 @@ def ray_cluster() -> Iterator[RayRunner]:
         ray.shutdown()
 
 
-def test_a_duel_on_ray_equals_the_local_duel(ray_cluster: RayRunner) -> None:
+def test_duels_ladders_and_kariki_solves_on_ray_equal_the_local_runs(
+    ray_cluster: RayRunner,
+) -> None:
+    """One test for everything on Ray, so parallel test workers start one cluster, not two."""
+    a_duel(ray_cluster)
+    the_duel_command()
+    a_ladder(ray_cluster)
+    kariki_chunks_and_exploitability(ray_cluster)
+
+
+def a_duel(on_ray: RayRunner) -> None:
     game = make_game("kariki", 3)
     bots = ["heuristic", "random"]
     local = duel(game, bots, games=24, seed=7, runner=Local(), chunk_games=6)
-    on_ray = duel(game, bots, games=24, seed=7, runner=ray_cluster, chunk_games=6)
-    assert on_ray.to_json() == local.to_json()
+    there = duel(game, bots, games=24, seed=7, runner=on_ray, chunk_games=6)
+    assert there.to_json() == local.to_json()
     # how the games are cut into chunks changes nothing either
     assert duel(game, bots, games=24, seed=7).to_json() == local.to_json()
 
 
-def test_the_duel_command_with_ray_prints_what_it_prints_without(ray_cluster: RayRunner) -> None:
+def the_duel_command() -> None:
+    """`--ray` with no address, in a process already on Ray: the same JSON as without."""
     args = ["duel", "tao", "--bots", "heuristic,random", "--games", "12", "--seed", "3", "--json"]
     plain = cli.invoke(app, args)
-    bare = cli.invoke(app, [*args[:2], "--ray", *args[2:]])  # --ray with no address
+    bare = cli.invoke(app, [*args[:2], "--ray", *args[2:]])
     assert plain.exit_code == bare.exit_code == 0, bare.output
     assert json.loads(bare.stdout) == json.loads(plain.stdout)
 
 
-def test_a_ladder_on_ray_equals_the_local_ladder(ray_cluster: RayRunner) -> None:
+def a_ladder(on_ray: RayRunner) -> None:
     game = make_game("tepiiku", 3)
     local = [s.to_json() for s in ladder(game, ["heuristic", "random"], 110, seed=2).table()]
-    on_ray = ladder(game, ["heuristic", "random"], 110, seed=2, runner=ray_cluster)
-    assert [s.to_json() for s in on_ray.table()] == local
+    there = ladder(game, ["heuristic", "random"], 110, seed=2, runner=on_ray)
+    assert [s.to_json() for s in there.table()] == local
 
 
-def test_kariki_solve_chunks_and_exploitability_on_ray_equal_the_local_ones(
-    ray_cluster: RayRunner,
-) -> None:
+def kariki_chunks_and_exploitability(on_ray: RayRunner) -> None:
     game = make_game("kariki", 2)
     model = kariki.backward_of(game).model
     rng = np.random.default_rng(5)
@@ -81,14 +90,14 @@ def test_kariki_solve_chunks_and_exploitability_on_ray_equal_the_local_ones(
         for key in ((0, -1), (1, 4))
     ]
     here = list(Local().map(kariki.solve_chunk, chunks))
-    there = list(ray_cluster.map(kariki.solve_chunk, chunks))
+    there = list(on_ray.map(kariki.solve_chunk, chunks))
     for a, b in zip(here, there, strict=True):
         assert np.array_equal(a.policy, b.policy) and np.array_equal(a.value, b.value)
         assert (a.iterations, a.exploitability) == (b.iterations, b.exploitability)
     policies = {key: tree.uniform_policy(len(model.scores)) for key, tree in model.trees.items()}
     local = kariki.exploitability(model, policies)
-    on_ray = kariki.exploitability(model, policies, runner=ray_cluster)
-    assert (on_ray.exploitability, on_ray.best_response) == (
+    remote = kariki.exploitability(model, policies, runner=on_ray)
+    assert (remote.exploitability, remote.best_response) == (
         local.exploitability,
         local.best_response,
     )
