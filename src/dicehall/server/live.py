@@ -676,6 +676,8 @@ class LiveTable:
         self._bot_turns.pop(seat, None)
         if self.record.status != PLAYING or seat not in self.state.actors():
             return
+        if seat not in self.bots:  # its player came back after this turn was planned
+            return
         step = self.step
         try:
             if seat in self.timeout_seats:

@@ -281,7 +281,8 @@ async function loadOpenTables(section) {
             h("span", { class: `open-player${p.connected ? " on" : ""}` }, p.taken ? p.name : "free seat",
               p.bot ? " (bot)" : p.outside_bot ? " (bot from outside)" : ""))) : null,
           h("span", { class: "open-links" },
-            t.status === "waiting" && t.room ? h("a", { class: "button small", href: `#/room/${t.room}` }, "Join") : null,
+            t.status === "waiting" && t.room && (!Array.isArray(t.free_seats) || t.free_seats.length)
+              ? h("a", { class: "button small", href: `#/room/${t.room}` }, "Join") : null,
             h("a", { class: "button small", href: `#/table/${tableId(t)}` }, "Watch"))))));
 }
 
