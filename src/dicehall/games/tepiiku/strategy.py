@@ -31,7 +31,7 @@ from dicehall.games.tepiiku.hands import SCORES, hand_index
 CAPS = (1, 2, 4, 8, 20)
 """The caps solved: a seat's coins are modelled as the largest of these it holds."""
 MAX_CAP = CAPS[-1]
-THUMBS_ITERATIONS = 1_000
+THUMBS_ITERATIONS = 400
 Array = NDArray[np.float64]
 
 
