@@ -139,3 +139,10 @@ def test_advice_at_more_seats_says_it_is_not_the_solvers_model() -> None:
     table = game.advice(state.view(0), state.legal_actions(0))
     assert table is not None and table.extra["model"] == "naive showdown"
     assert "Not the solver's model" in table.note
+
+
+def test_odds_show_the_solvers_opening_from_its_model(solved: Strategy) -> None:
+    tables = make_game("tao").odds({})
+    assert tables[-1].extra["model"] == "solver" and len(tables[-1].rows) == 11
+    assert "solved two-seat strategy" in tables[-1].note
+    assert all(0 <= cell <= 1 for row in tables[-1].rows for cell in row[1:])

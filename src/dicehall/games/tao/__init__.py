@@ -37,6 +37,14 @@ class TaoDice(TaoRules):
 
         return advice(self, view, legal)
 
+    @classmethod
+    def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
+        """The showdown odds, and (with no query) how the solver bets its first round."""
+        from dicehall.games.tao.solver_advice import opening_table
+
+        tables = super().odds(query)
+        return tables if query else [*tables, opening_table()]
+
     def solver(self) -> GameSolver:
         from dicehall.games.tao.solving import TaoSolver
 

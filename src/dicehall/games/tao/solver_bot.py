@@ -6,10 +6,11 @@ found from its view (`rounds.locate`: the position the betting round
 started from, the bets so far, its own 2d6 and the d12s). It draws its
 action with its own random source, so a seed makes its play reproducible.
 
-At three to six seats no equilibrium is known. Where a betting round is a
-duel the model holds (two players in it, one stone a bid, the stones and
-pot those of a two-seat match) it plays the two-seat strategy; everywhere
-else it plays as the heuristic bot. docs/strategy.md has what that is worth.
+At three to six seats no equilibrium is known, and the two-seat strategy
+does not carry over even to a match's last two players: they hold the
+stones of the whole table (18 to 36), more than any two-seat position (12),
+and with four or more seats the bid unit grows (D11). There it plays as
+the heuristic bot, and `Game.bots()` does not list it first.
 
 The strategy takes tens of minutes to solve and is not shipped: until
 `dicehall solve tao` has stored it, the bot plays as the heuristic bot
@@ -33,36 +34,6 @@ from dicehall.games.tao.strategies import Strategy, stored
 @cache
 def positions() -> Positions:
     return Positions(Dice())
-
-
-def two_seat_view(view: View) -> View | None:
-    """A view of a duel the two-seat model holds, as a two-seat view; None if it is not one."""
-    players = view["players"]
-    if len(players) == 2:
-        return view
-    seats = [p["seat"] for p in players if p["status"] == "in"]
-    if len(seats) != 2 or view.get("m") != 1 or view["seat"] not in seats:
-        return None
-    if any(b["seat"] not in seats for b in view["bets"]):
-        return None
-    stones = sum(players[s]["black"] + players[s]["white"] for s in seats)
-    pot = view["pot"]["black"] + view["pot"]["white"]
-    pos = positions()
-    if stones + pot != pos.black + pos.white:
-        return None
-    if sum(players[s]["black"] for s in seats) + view["pot"]["black"] != pos.black:
-        return None
-    index = {s: i for i, s in enumerate(seats)}
-    opener = view["opener"]
-    if opener not in index:
-        return None
-    return {
-        **view,
-        "seat": index[view["seat"]],
-        "opener": index[opener],
-        "players": [{**players[s], "seat": index[s]} for s in seats],
-        "bets": [{**b, "seat": index[b["seat"]]} for b in view["bets"]],
-    }
 
 
 def ante_chances(strategy: Strategy, view: View, legal: Sequence[Action]) -> list[float] | None:
@@ -116,8 +87,7 @@ class SolverBot:
             return None
         if view["phase"] == "ante":
             return ante_chances(self.strategy, view, legal)
-        duel = two_seat_view(view) if view["phase"] == "bet" else None
-        where = None if duel is None else locate(duel, positions())
+        where = locate(view, positions()) if view["phase"] == "bet" else None
         return None if where is None else betting_chances(self.strategy, where, legal)
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
