@@ -146,3 +146,17 @@ def test_odds_show_the_solvers_opening_from_its_model(solved: Strategy) -> None:
     assert tables[-1].extra["model"] == "solver" and len(tables[-1].rows) == 11
     assert "solved two-seat strategy" in tables[-1].note
     assert all(0 <= cell <= 1 for row in tables[-1].rows for cell in row[1:])
+
+
+def test_at_more_seats_the_solver_buys_a_reroll_of_weak_dice_with_a_white_raise() -> None:
+    game = make_game("tao", 3, {"opener": "0"})
+    state = game.new_state()
+    for seat in (0, 1, 2):
+        state.apply(seat, {"type": "ante", "white": 0})
+    state.apply_chance((1, 2))  # seat 0: a sum of 3, far below a fresh throw's 7
+    state.apply_chance((6, 6))
+    state.apply_chance((5, 5))
+    bot = SolverBot(game, 0, random.Random(0))
+    assert bot.choose(state.view(0), state.legal_actions(0)) == {"type": "raise", "white": 1}
+    heuristic = make_bots(game, ["heuristic"], random.Random(0))[0]
+    assert heuristic.choose(state.view(0), state.legal_actions(0)) == {"type": "pass"}
