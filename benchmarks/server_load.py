@@ -17,16 +17,39 @@ every 20 ms while three `toplshteyner?seats=8` requests are in flight: the
 tables' latency and that ping's round trip show whether slow work reaches
 the event loop.
 
+The simulated clients run in --clients processes of their own (the tables
+shared out among them; the odds flood and the spectator in one more), so that
+parsing every seat's updates does not compete with itself, and the server's
+CPU is counted from its own processes alone, over the playing time only (after
+every table is made). --fairness picks the tables' dice (sealed, the server's
+default, follows each throw in a tracker thread; seed does not); --profile
+FILE has py-spy sample the server over the middle of the play.
+
     .venv/bin/python benchmarks/server_load.py --seats 500
+    .venv/bin/python benchmarks/server_load.py --seats 1000 --clients 3
     .venv/bin/python benchmarks/server_load.py --seats 500 --think-ms 0
     .venv/bin/python benchmarks/server_load.py --seats 200 --odds-flood 4
+
+With --processes 1,2 --db postgresql+psycopg://... --redis redis://..., the same
+load runs once per entry, one after the other on the same (emptied) database: 1
+is one server process on that database (no Redis), 2 and more are that many
+processes of one site on the database and Redis (docs/server.md, Several
+processes), each table's seats spread over them so most seats are relayed to
+their table's owner; a table of moves a second and latency closes the run.
+
+    .venv/bin/python benchmarks/server_load.py --seats 200 --seconds 30 --processes 1,2 \
+        --db postgresql+psycopg://dicehall@127.0.0.1:55432/dicehall_test \
+        --redis redis://127.0.0.1:56379/0
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import dataclasses
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -36,6 +59,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -47,13 +71,21 @@ HOST = "127.0.0.1"
 SERVER = """
 import sys, uvicorn
 from dicehall.server import create_app
+from dicehall.server import commands
 from dicehall.server.commands import tune_gc, tune_threads
 from dicehall.server.limits import Limits
 # Every simulated client comes from 127.0.0.1, so the per-address limits are lifted.
-app = create_app(sys.argv[1], rate=200.0, burst=400, limits=Limits.generous())
+db, port, loop = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+site = {"redis_url": sys.argv[4]} if len(sys.argv) > 4 else {}
+app = create_app(db, rate=200.0, burst=400, limits=Limits.generous(), **site)
 tune_gc()
 tune_threads()
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+# as `dicehall serve` runs it; an older tree (before it had these options) ran uvicorn's
+# defaults on the standard event loop
+options = dict(getattr(commands, "WEBSOCKET_OPTIONS", {"loop": "asyncio"}))
+if loop != "default":
+    options["loop"] = loop
+uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **options)
 """
 
 
@@ -64,6 +96,8 @@ def free_port() -> int:
 
 
 class Stats:
+    """What one client process saw; merged over the processes at the end."""
+
     def __init__(self) -> None:
         self.moves = 0
         self.games = 0
@@ -72,6 +106,16 @@ class Stats:
         self.odds: dict[int, int] = {}  # the flood's answers by status code
         self.pings: list[float] = []  # the spectator's round trips during the seats=8 odds
         self.heavy: list[str] = []  # what each seats=8 request got, and how fast
+
+    def merge(self, other: Stats) -> None:
+        self.moves += other.moves
+        self.games += other.games
+        self.errors += other.errors
+        self.latencies += other.latencies
+        for code, n in other.odds.items():
+            self.odds[code] = self.odds.get(code, 0) + n
+        self.pings += other.pings
+        self.heavy += other.heavy
 
 
 FLOOD = [f"/api/odds/toplshteyner?seats={n}" for n in range(2, 9)] + [
@@ -122,8 +166,9 @@ class Table:
         self.sent: dict[int, float] = {}
 
 
-async def open_table(http: httpx.AsyncClient, game: str, seats: int) -> Table:
-    r = await http.post("/api/tables", json={"game": game, "seats": seats, "bot_delay_ms": 0})
+async def open_table(http: httpx.AsyncClient, game: str, seats: int, fairness: str) -> Table:
+    body = {"game": game, "seats": seats, "bot_delay_ms": 0, "fairness": fairness}
+    r = await http.post("/api/tables", json=body)
     r.raise_for_status()
     made = r.json()
     tokens = {made["seat"]: made["token"]}
@@ -162,7 +207,7 @@ async def play_seat(
 
 
 async def run_table(
-    base: str,
+    bases: list[str],
     http: httpx.AsyncClient,
     table: Table,
     stats: Stats,
@@ -170,10 +215,15 @@ async def run_table(
     stop: float,
     think: float,
 ) -> None:
+    """Play the table's seats, each connected to the next server process in turn."""
     rng = random.Random(seed)
     while time.perf_counter() < stop:
-        url = f"ws://{base}/ws/tables/{table.table_id}"
-        sockets = [await connect(f"{url}?token={t}") for t in table.tokens.values()]
+        sockets = [
+            await connect(
+                f"ws://{bases[(seed + i) % len(bases)]}/ws/tables/{table.table_id}?token={t}"
+            )
+            for i, t in enumerate(table.tokens.values())
+        ]
         try:
             plays = (play_seat(ws, table, stats, rng, stop, think) for ws in sockets)
             async with asyncio.timeout(max(0.0, stop - time.perf_counter()) + 5):
@@ -208,31 +258,179 @@ def cpu_seconds(pid: int) -> float | None:
 def wait_for_server(base: str, deadline: float) -> None:
     while time.time() < deadline:
         try:
-            httpx.get(f"http://{base}/api/games", timeout=1).raise_for_status()
+            ready = httpx.get(f"http://{base}/readyz", timeout=1)
+            if ready.status_code == 404:  # an older tree, without /readyz
+                ready = httpx.get(f"http://{base}/api/games", timeout=1)
+            ready.raise_for_status()
             return
         except httpx.HTTPError:
             time.sleep(0.2)
     raise SystemExit("the server did not start")
 
 
-async def load(
-    base: str, game: str, tables: int, seats: int, seconds: float, think: float, floods: int
-) -> Stats:
+@dataclasses.dataclass(frozen=True)
+class Share:
+    """One client process's part of the load."""
+
+    bases: list[str]  # the server processes, one address each
+    game: str
+    tables: int
+    seats: int
+    seconds: float
+    think: float
+    floods: int  # odds-flooding clients (and the spectator's pings) in this process
+    fairness: str
+    seed: int
+
+
+async def load(share: Share, ready: Any, go: Any) -> Stats:
+    """Make this share's tables (on the processes in turn), say so, wait for the go, then
+    play for `seconds`, each seat of a table on the next process."""
     stats = Stats()
+    bases, base = share.bases, share.bases[0]
     limits = httpx.Limits(max_connections=50)
-    async with (
-        httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=30) as http,
-        httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as asker,
-    ):
-        made = [await open_table(http, game, seats) for _ in range(tables)]
+    async with contextlib.AsyncExitStack() as stack:
+        https = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=f"http://{b}", limits=limits, timeout=30)
+            )
+            for b in bases
+        ]
+        asker = await stack.enter_async_context(
+            httpx.AsyncClient(base_url=f"http://{base}", timeout=30)
+        )
+        made = [
+            await open_table(https[i % len(bases)], share.game, share.seats, share.fairness)
+            for i in range(share.tables)
+        ]
+        watched: Table | None = made[0] if made else None
+        if share.floods and watched is None:  # the spectator watches a table of its own
+            watched = await open_table(https[0], share.game, share.seats, share.fairness)
         tune_gc()  # the clients' own collector pauses would count as server latency
-        stop = time.perf_counter() + seconds
-        jobs = [run_table(base, http, t, stats, i, stop, think) for i, t in enumerate(made)]
-        if floods:
-            jobs += [flood(asker, stats, i, stop) for i in range(floods)]
-            jobs.append(heavy_odds_and_pings(base, asker, made[0], stats, stop - seconds / 2))
+        ready.put(share.seed)
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        stop = time.perf_counter() + share.seconds
+        jobs = [
+            run_table(
+                bases, https[i % len(bases)], t, stats, share.seed * 10_000 + i, stop, share.think
+            )
+            for i, t in enumerate(made)
+        ]
+        if share.floods and watched is not None:
+            jobs += [flood(asker, stats, i, stop) for i in range(share.floods)]
+            half = stop - share.seconds / 2
+            jobs.append(heavy_odds_and_pings(base, asker, watched, stats, half))
         await asyncio.gather(*jobs)
     return stats
+
+
+def client_process(share: Share, ready: Any, go: Any, results: Any) -> None:
+    results.put(asyncio.run(load(share, ready, go)).__dict__)
+
+
+def run_clients(
+    shares: list[Share], server_pids: list[int], profile: str | None = None
+) -> tuple[Stats, float, float]:
+    """Every share in its own process; the servers' CPU and the wall time of the play."""
+    context = multiprocessing.get_context("spawn")
+    ready, results, go = context.Queue(), context.Queue(), context.Event()
+    procs = [
+        context.Process(target=client_process, args=(share, ready, go, results)) for share in shares
+    ]
+    for proc in procs:
+        proc.start()
+    try:
+        for _ in procs:
+            ready.get(timeout=600)
+        cpu_before = sum(cpu_seconds(pid) or 0.0 for pid in server_pids)
+        started = time.perf_counter()
+        go.set()
+        spy = None
+        if profile:  # py-spy samples the (first) server over the middle half of the play
+            time.sleep(shares[0].seconds / 4)
+            seconds = str(max(1, int(shares[0].seconds / 2)))
+            spy_args = ["record", "-p", str(server_pids[0]), "-d", seconds, "-r", "200"]
+            spy_args += ["-f", "raw", "-o", profile, "--nonblocking"]
+            spy = subprocess.Popen(["py-spy", *spy_args], stdout=subprocess.DEVNULL)
+        stats = Stats()
+        for _ in procs:
+            part = Stats()
+            part.__dict__.update(results.get(timeout=shares[0].seconds + 600))
+            stats.merge(part)
+        elapsed = time.perf_counter() - started
+        cpu = sum(cpu_seconds(pid) or 0.0 for pid in server_pids) - cpu_before
+        if spy is not None:
+            spy.wait(timeout=60)
+    finally:
+        for proc in procs:
+            proc.join(timeout=30)
+            if proc.is_alive():
+                proc.kill()
+    return stats, cpu, elapsed
+
+
+def empty(db: str, redis: str | None) -> None:
+    """A PostgreSQL database and a Redis as new, between runs of --processes."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db)
+    with engine.begin() as c:
+        c.execute(text("DROP SCHEMA public CASCADE"))
+        c.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    if redis is not None:
+        from redis import Redis
+
+        r = Redis.from_url(redis)
+        r.flushdb()
+        r.close()
+
+
+def run(args: argparse.Namespace, processes: int, db: str | None) -> tuple[Stats, float, float]:
+    """One load run on `processes` server processes; its stats, seconds and server CPU."""
+    tables = max(1, args.seats // args.per_table)
+    with tempfile.TemporaryDirectory() as folder:
+        if db is None:
+            db = f"sqlite:///{Path(folder) / 'load.sqlite'}"
+        else:
+            empty(db, args.redis)
+        extra = [args.redis] if processes > 1 else []
+        ports = [free_port() for _ in range(processes)]
+        servers = [
+            subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), args.loop, *extra])
+            for port in ports
+        ]
+        bases = [f"{HOST}:{port}" for port in ports]
+        clients = max(1, min(args.clients, tables))
+        common: dict[str, Any] = {
+            "bases": bases,
+            "game": args.game,
+            "seats": args.per_table,
+            "seconds": args.seconds,
+            "think": args.think_ms / 1000,
+            "fairness": args.fairness,
+        }
+        shares = [
+            Share(tables=tables // clients + (i < tables % clients), floods=0, seed=i, **common)
+            for i in range(clients)
+        ]
+        if args.odds_flood:
+            shares.append(Share(tables=0, floods=args.odds_flood, seed=clients, **common))
+        try:
+            for base in bases:
+                wait_for_server(base, time.time() + 60)
+            stats, cpu, elapsed = run_clients(shares, [s.pid for s in servers], args.profile)
+        finally:
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(timeout=30)
+    return stats, elapsed, cpu
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values) or [0.0]
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def main() -> None:
@@ -243,45 +441,61 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play")
     parser.add_argument("--think-ms", type=float, default=500.0, help="mean time to act")
     parser.add_argument("--odds-flood", type=int, default=0, help="clients flooding /api/odds")
+    parser.add_argument(
+        "--processes", default="1", help="server processes, or a list to compare (1,2)"
+    )
+    parser.add_argument("--db", help="a PostgreSQL URL to play on (it is emptied first)")
+    parser.add_argument("--redis", help="the Redis of a site of several processes")
+    parser.add_argument("--clients", type=int, default=2, help="client processes for the seats")
+    parser.add_argument("--fairness", choices=("sealed", "seed"), default="sealed")
+    parser.add_argument("--profile", help="py-spy's raw samples of the server to this file")
+    parser.add_argument(
+        "--loop",
+        choices=("default", "asyncio", "uvloop"),
+        default="default",
+        help="the server's event loop (default: as `dicehall serve` picks it)",
+    )
     args = parser.parse_args()
-    tables = max(1, args.seats // args.per_table)
-    port = free_port()
-    base = f"{HOST}:{port}"
-    with tempfile.TemporaryDirectory() as folder:
-        db = f"sqlite:///{Path(folder) / 'load.sqlite'}"
-        server = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port)])
-        try:
-            wait_for_server(base, time.time() + 30)
-            started = time.perf_counter()
-            stats = asyncio.run(
-                load(
-                    base,
-                    args.game,
-                    tables,
-                    args.per_table,
-                    args.seconds,
-                    args.think_ms / 1000,
-                    args.odds_flood,
-                )
+    counts = [int(n) for n in args.processes.split(",")]
+    if any(n > 1 for n in counts) and not (args.db and args.redis):
+        raise SystemExit("several processes need --db postgresql+psycopg://... and --redis")
+    rows = []
+    for n in counts:
+        stats, elapsed, cpu = run(args, n, args.db)
+        rows.append((n, stats, cpu))
+        report(args, n, stats, elapsed, cpu)
+    if len(rows) > 1:
+        print("\nprocesses | moves/s | games | server CPU a move | p50 | p99")
+        for n, stats, cpu in rows:
+            lat = stats.latencies or [0.0]
+            print(
+                f"{n} | {stats.moves / args.seconds:.0f} | {stats.games} | "
+                f"{cpu / max(1, stats.moves) * 1000:.2f} ms | "
+                f"{statistics.median(lat) * 1000:.1f} ms | {p99(lat) * 1000:.1f} ms"
             )
-            elapsed = time.perf_counter() - started
-            cpu = cpu_seconds(server.pid)
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-    lat = sorted(stats.latencies) or [0.0]
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+
+
+def report(
+    args: argparse.Namespace, processes: int, stats: Stats, elapsed: float, cpu: float
+) -> None:
+    tables = max(1, args.seats // args.per_table)
+    lat = stats.latencies or [0.0]
+    where = "one process" if processes == 1 else f"{processes} processes of one site"
     print(
         f"{args.game}: {tables} tables x {args.per_table} seats = {tables * args.per_table} "
-        f"seats over {elapsed:.1f} s, thinking {args.think_ms:g} ms a move"
+        f"seats over {elapsed:.1f} s, thinking {args.think_ms:g} ms a move, {where}, "
+        f"{args.fairness} dice, {args.clients} client processes"
     )
     print(f"moves: {stats.moves} ({stats.moves / args.seconds:.0f}/s), games: {stats.games}")
     print(f"errors: {stats.errors}, updates timed: {len(stats.latencies)}")
-    if cpu is not None and stats.moves:
-        print(f"server CPU: {cpu:.1f} s in all, {cpu / stats.moves * 1000:.2f} ms a move")
+    if cpu and stats.moves:
+        print(
+            f"server CPU while playing: {cpu:.1f} s in all, "
+            f"{cpu / stats.moves * 1000:.2f} ms a move"
+        )
     print(
         f"action -> each seat's update: p50 {statistics.median(lat) * 1000:.1f} ms, "
-        f"p99 {p99 * 1000:.1f} ms"
+        f"p99 {p99(lat) * 1000:.1f} ms"
     )
     if args.odds_flood:
         answers = ", ".join(f"{code}: {n}" for code, n in sorted(stats.odds.items()))
@@ -290,8 +504,7 @@ def main() -> None:
         print(
             f"spectator ping during three seats=8 odds ({', '.join(stats.heavy)}): "
             f"{len(pings)} pings, p50 {statistics.median(pings) * 1000:.1f} ms, "
-            f"p99 {pings[min(len(pings) - 1, int(len(pings) * 0.99))] * 1000:.1f} ms, "
-            f"max {pings[-1] * 1000:.1f} ms"
+            f"p99 {p99(pings) * 1000:.1f} ms, max {pings[-1] * 1000:.1f} ms"
         )
 
 

@@ -20,6 +20,35 @@ settings.load_profile("default")
 # folder; the cache's own tests point it at a temporary folder.
 os.environ["DICEHALL_CACHE"] = "off"
 
+
+def _a_database_per_worker() -> None:
+    """Tests run in parallel workers (pytest-xdist), and the PostgreSQL tests wipe
+    their database: give each worker a database of its own beside the one named by
+    DICEHALL_TEST_PG_URL, before any test module reads the variable."""
+    url = os.environ.get("DICEHALL_TEST_PG_URL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    mine = base.set(database=f"{base.database}_{worker}")
+    engine = create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            exists = conn.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": mine.database}
+            ).first()
+            if exists is None:
+                conn.execute(text(f'CREATE DATABASE "{mine.database}"'))
+    finally:
+        engine.dispose()
+    os.environ["DICEHALL_TEST_PG_URL"] = mine.render_as_string(hide_password=False)
+
+
+_a_database_per_worker()
+
 HUNG_TEST_SECONDS = 900
 """A test still running after this long is stuck, not slow (the slowest take about two
 minutes on a loaded machine): print every thread's stack and end the run, so that a

@@ -17,6 +17,7 @@ install.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
@@ -85,6 +86,7 @@ def runner(address: str | None) -> Iterator[Runner]:
     ray = import_ray()
     started = not ray.is_initialized()
     if started:
+        check_reachable(address)
         try:
             # Workers' own output stays in Ray's logs: the command's stdout is its result.
             ray.init(
@@ -100,6 +102,18 @@ def runner(address: str | None) -> Iterator[Runner]:
     finally:
         if started:
             ray.shutdown()
+
+
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail at once on a HOST:PORT (or ray://HOST:PORT) nobody listens on: Ray itself
+    would retry for minutes. Other addresses (LOCAL, auto) are left to Ray."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise ClusterError(f"cannot reach the Ray cluster at {address!r}: {e}") from None
 
 
 def chunked(items: Sequence[T], size: int) -> list[list[T]]:

@@ -130,6 +130,13 @@ def drive(conns: list[Conn], rng: random.Random, max_moves: int = 20_000) -> Non
                 while c.over is None:
                     c.read()
             return
+        due = conns[0].pos.get("throw_due")
+        thrower = next((c for c in conns if due is not None and c.seat == due), None)
+        if thrower is not None:  # a person's own throw (a Toplshteyner roller)
+            thrower.ws.send_json({"type": "throw", "step": thrower.step})
+            thrower.ws.send_json({"type": "ping"})
+            thrower.read_until("pong")
+            continue
         actor = next((c for c in conns if c.seat is not None and c.pos["legal"]), None)
         if actor is None:  # a bot's turn
             while conns[0].step == latest:

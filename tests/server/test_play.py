@@ -104,7 +104,7 @@ def test_advice_answers_for_every_game(tmp_path: Path) -> None:
                 m = receive(ws)
                 while not m.get("legal") and m.get("status") != "over":
                     if m.get("throw_due") == 0 and m["type"] in ("welcome", "update"):
-                        ws.send_json({"type": "throw"})  # seat 0's own throw
+                        ws.send_json({"type": "throw", "step": m["step"]})  # seat 0's own throw
                     m = receive(ws)
                 ws.send_json({"type": "advice"})
                 m = receive(ws)

@@ -54,7 +54,7 @@ def assert_public(conns: list[Conn]) -> None:
                 for seat in m["table"]["seats"]:
                     assert set(seat) <= {
                         "seat", "name", "bot", "human", "taken", "connected",
-                        "state", "stand_in", "quit",
+                        "state", "stand_in", "quit", "outside_bot",
                     }  # fmt: skip
                 assert "token" not in text.replace("taken", "")
     kinds = [[m["kind"] for m in c.messages if m["type"] == "notice"] for c in conns]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi import APIRouter, Header, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
 from dicehall.core.errors import DicehallError
@@ -256,8 +256,12 @@ def api_router(
             lambda: verify_transcript(table.transcript(), hall.catalog.make, body.openings)
         )
 
-    @router.get("/odds/{game_id}", responses=errors(400, 404, 429, 503))
-    async def odds(game_id: str, request: Request) -> list[dict[str, Any]]:
+    @router.get(
+        "/odds/{game_id}",
+        response_model=list[dict[str, Any]],
+        responses=errors(400, 404, 429, 503),
+    )
+    async def odds(game_id: str, request: Request) -> Response:
         """Exact odds tables: the query parameters are those of `dicehall odds`.
 
         Worked out in a worker process and cached; a query that takes longer than a
@@ -265,9 +269,10 @@ def api_router(
         odds_asked.check(client_address(request))
         try:
             cls = hall.catalog.game_class(game_id)
-            return await compute.odds(cls, dict(request.query_params))
+            answer = await compute.odds(cls, dict(request.query_params))
         except DicehallError as e:
             status = 404 if game_id not in hall.catalog.ids() else 400
             raise HTTPException(status, str(e)) from None
+        return Response(answer, media_type="application/json")  # encoded in the worker
 
     return router

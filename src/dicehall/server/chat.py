@@ -5,7 +5,9 @@ page shows it as text, never as markup), at most MAX_CHARS long, and each connec
 send BURST at once, then one every 1/RATE seconds. The host may close the chat to
 spectators (settings.spectator_chat). Messages are stored with the table, in their own SQL
 table, never in the transcript's steps (those stay the rules' record), and a finished
-table's history shows them (GET /api/tables/{id}/chat).
+table's history shows them (GET /api/tables/{id}/chat). They are written in the
+store's writer thread, never on the event loop, and a message is sent to the table only
+once it is stored.
 
 Nothing in a chat message comes from the game: the server adds only the sender's seat and
 name, which are public. A spectator sees only public facts, so nothing a spectator writes
@@ -14,18 +16,22 @@ can carry a secret.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import unicodedata
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, insert, select
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
 
 from dicehall.core.errors import DicehallError
 from dicehall.server.limits import TokenBucket
 from dicehall.server.settings import SettingsStore, TableSettings
 from dicehall.server.store import metadata
+from dicehall.server.workers import Busy
+
+Write = Callable[..., Awaitable[None]]  # Store.write: a write method run in the writer thread
 
 MAX_CHARS = 300
 MAX_NAME = 24
@@ -102,12 +108,19 @@ class TableChat:
     """One table's chat: checks a message and stores it; the socket tells everyone."""
 
     def __init__(
-        self, store: ChatStore, table_id: str, settings: TableSettings, saved: SettingsStore
+        self,
+        store: ChatStore,
+        table_id: str,
+        settings: TableSettings,
+        saved: SettingsStore,
+        write: Write,
     ) -> None:
         self.store = store
         self.table_id = table_id
         self.settings = settings
         self.saved = saved
+        self.write = write
+        self.lock = asyncio.Lock()  # one message stored at a time: each takes the next idx
         self._messages: list[dict[str, Any]] | None = None  # loaded on first use
 
     def messages(self) -> list[dict[str, Any]]:
@@ -119,14 +132,19 @@ class TableChat:
         """What a connecting page is sent with its welcome: the latest messages."""
         return self.messages()[-HISTORY:]
 
-    def open_to_spectators(self, open_: object) -> None:
+    async def open_to_spectators(self, open_: object) -> None:
         """The host opens or closes the chat to spectators (kept with the table's settings)."""
         if not isinstance(open_, bool):
             raise ChatError('say {"type": "chat-spectators", "open": true or false}')
+        was = self.settings.spectator_chat
         self.settings.spectator_chat = open_
-        self.saved.save(self.table_id, self.settings)
+        try:
+            await self.write(self.saved.save, self.table_id, self.settings)
+        except Busy as e:
+            self.settings.spectator_chat = was
+            raise ChatError(f"the server could not keep that setting: {e}") from e
 
-    def post(self, seat: int | None, name: str, request: dict[str, Any]) -> dict[str, Any]:
+    async def post(self, seat: int | None, name: str, request: dict[str, Any]) -> dict[str, Any]:
         """A new message from a seat (None: a spectator); raises ChatError and stores nothing
         when the message is not taken."""
         if seat is None and not self.settings.spectator_chat:
@@ -143,17 +161,20 @@ class TableChat:
         if seat is None:
             given = clean_text(request.get("name", ""), MAX_NAME, "name")
             name = f"{given or 'a spectator'} (watching)"
-        message = {
-            "idx": len(self.messages()),
-            "at": round(time.time(), 3),
-            "seat": seat,
-            "name": name,
-            "text": text,
-            "quick": quick,
-        }
-        try:
-            self.store.add(self.table_id, message)
-        except SQLAlchemyError as e:
-            raise ChatError("the server could not keep that message; please send it again") from e
-        self.messages().append(message)
+        async with self.lock:
+            message = {
+                "idx": len(self.messages()),
+                "at": round(time.time(), 3),
+                "seat": seat,
+                "name": name,
+                "text": text,
+                "quick": quick,
+            }
+            try:
+                await self.write(self.store.add, self.table_id, message)
+            except Busy as e:
+                raise ChatError(
+                    "the server could not keep that message; please send it again"
+                ) from e
+            self.messages().append(message)
         return message

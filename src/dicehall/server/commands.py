@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = "sqlite:///data/dicehall.sqlite"
 MAX_FRAME = 64 * 1024  # a WebSocket frame above this closes the connection (messages: 8 KiB)
+# How uvicorn runs the server's WebSockets. No per-message compression: a table's messages
+# are a kilobyte or two, and deflating each one for each connection (a compressor per
+# connection, so nothing is shared) cost about a tenth of the server's CPU per move.
+WEBSOCKET_OPTIONS: dict[str, Any] = {"ws_max_size": MAX_FRAME, "ws_per_message_deflate": False}
 
 
 class _RedactTokens(logging.Filter):
@@ -152,6 +156,12 @@ def serve(settings: ServerSettings) -> None:
         )
     except (DatabaseInUse, ValueError) as e:
         raise SystemExit(f"dicehall serve: {e}") from None
+    if settings.redis is not None:
+        from dicehall.server.cluster.node import reachable
+
+        if (why := reachable(settings.redis)) is not None:
+            shown = re.sub(r"//[^@/]*@", "//***@", settings.redis)  # no password on screen
+            raise SystemExit(f"dicehall serve: cannot reach Redis at {shown}: {why}")
     tune_gc()
     tune_threads()
     shown = f"[{host}]" if ":" in host else host
@@ -160,7 +170,7 @@ def serve(settings: ServerSettings) -> None:
         app,
         host=host,
         port=port,
-        ws_max_size=MAX_FRAME,
+        **WEBSOCKET_OPTIONS,
         log_config=log_config,
         log_level=config.log_level,
         access_log=config.access_log,

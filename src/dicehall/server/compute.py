@@ -5,6 +5,8 @@ so they run in a `Pool` of processes. Odds answers depend only on the game and
 the query, so they are cached; identical requests in flight share one job. A
 request whose answer is not ready within `odds_wait_seconds` is answered 503
 with Retry-After while the job runs on and fills the cache for the retry.
+Answers are made into JSON in the worker and kept that way, so a flood of
+requests for cached odds costs the event loop no encoding at all.
 """
 
 from __future__ import annotations
@@ -16,14 +18,15 @@ from typing import Any
 
 from dicehall.core.game import Action, Game, View
 from dicehall.server.config import ServerConfig
+from dicehall.server.wire import dumps
 from dicehall.server.workers import Busy, Pool
 
 OddsKey = tuple[type[Game], tuple[tuple[str, str], ...]]
 
 
-def odds_json(cls: type[Game], query: dict[str, str]) -> list[dict[str, Any]]:
-    """In a worker: `Game.odds` as JSON (bad queries raise the core's OptionError)."""
-    return [table.to_json() for table in cls.odds(query)]
+def odds_json(cls: type[Game], query: dict[str, str]) -> bytes:
+    """In a worker: `Game.odds` as a JSON list, encoded (bad queries raise OptionError)."""
+    return dumps([table.to_json() for table in cls.odds(query)]).encode()
 
 
 def advice_json(game: Game, view: View, legal: list[Action]) -> dict[str, Any] | None:
@@ -42,11 +45,11 @@ class Compute:
             processes=config.compute_in_processes,
             retry_after=config.retry_after_seconds,
         )
-        self.cache: OrderedDict[OddsKey, list[dict[str, Any]]] = OrderedDict()
-        self.running: dict[OddsKey, asyncio.Future[list[dict[str, Any]]]] = {}
+        self.cache: OrderedDict[OddsKey, bytes] = OrderedDict()
+        self.running: dict[OddsKey, asyncio.Future[bytes]] = {}
 
-    async def odds(self, cls: type[Game], query: Mapping[str, str]) -> list[dict[str, Any]]:
-        """The odds tables of a query, from the cache, or within the wait, or Busy."""
+    async def odds(self, cls: type[Game], query: Mapping[str, str]) -> bytes:
+        """The odds tables of a query as JSON, from the cache, or within the wait, or Busy."""
         key: OddsKey = (cls, tuple(sorted(query.items())))
         cached = self.cache.get(key)
         if cached is not None:
@@ -67,7 +70,7 @@ class Compute:
                 wait,
             ) from None
 
-    def _finished(self, key: OddsKey, future: asyncio.Future[list[dict[str, Any]]]) -> None:
+    def _finished(self, key: OddsKey, future: asyncio.Future[bytes]) -> None:
         self.running.pop(key, None)
         if future.cancelled() or future.exception() is not None:
             return

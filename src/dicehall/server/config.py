@@ -40,5 +40,9 @@ class ServerConfig:
     retry_max_seconds: float = 2.0
     retry_give_up_seconds: float = 60.0
 
+    # how long a person's own throw (a Toplshteyner roller's) waits at a table without a
+    # turn timer before the table throws for them
+    throw_wait_seconds: float = 30.0
+
     # how long a client is asked to wait (Retry-After) when the server is busy
     retry_after_seconds: int = 5

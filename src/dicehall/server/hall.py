@@ -347,7 +347,9 @@ class Hall:
         table = LiveTable(record, game, self.store, self.config, self.bot_pool)
         table.on_move = self.on_move
         table.settings = self.settings.get(record.id)
-        table.chat = TableChat(self.chats, record.id, table.settings, self.settings)
+        table.chat = TableChat(
+            self.chats, record.id, table.settings, self.settings, self.store.write
+        )
         table.banks = TimeBanks(time_bank(table.settings, record.turn_seconds))
         table.replay(steps)
         return table

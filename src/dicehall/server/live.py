@@ -17,6 +17,13 @@ A step runs to its end even if the mover's connection closes meanwhile.
 Every move names the step it answers (`act(seat, action, step)`): a move for
 a turn that has passed is refused as stale, so a frame sent twice (a double
 click, a resend after a reconnect) is never applied twice.
+
+Where the rules have a player throw in their own turn (`State.thrower`, a
+Toplshteyner roller), the table waits for a person's "throw" (`throw(seat,
+step)`) before it throws their dice, and throws for them when their time is up
+(the turn timer, or `ServerConfig.throw_wait_seconds` at an untimed table).
+Bots and stand-ins throw at once, as before. The throw itself is drawn as any
+other, so the rules and the transcript are the same either way.
 """
 
 from __future__ import annotations
@@ -26,7 +33,6 @@ import contextlib
 import copy
 import hashlib
 import hmac
-import json
 import logging
 import random
 import time
@@ -44,11 +50,13 @@ from dicehall.server.presence import Presence
 from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
 from dicehall.server.timebank import TimeBanks
+from dicehall.server.wire import dumps
 from dicehall.server.workers import Busy, Pool
 
 log = logging.getLogger("dicehall.server")
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+THROWS = -1  # the key in `_bot_turns` of the table's throws for a seat a bot took over
 CLOSED = "closed"  # expired while waiting, or left by every person (settings.when_empty)
 
 
@@ -249,21 +257,30 @@ class LiveTable:
                 self.dice.commit(seat, entropy)
             self.notify_seats()
 
-    def commit(self, seat: int, entropy: str) -> None:
-        """A seated player's commitment to their entropy, while the table waits for players."""
-        if self.record.status != WAITING:
-            raise IllegalActionError(
-                "entropy commitments close when the game starts: send yours with your join"
-            )
-        self._set_commit(seat, entropy)
-        self.store.save_players(self.id, self.record.players, self.stored_status)
-
-    def _set_commit(self, seat: int, entropy: str) -> None:
-        self.record.players[seat]["entropy"] = entropy
-        self.dice.commit(seat, entropy)
+    async def commit(self, seat: int, entropy: str) -> None:
+        """A seated player's commitment to their entropy, while the table waits for players;
+        stored first (in the writer thread): a refused write changes nothing."""
+        async with self.lock:
+            if self.record.status != WAITING:
+                raise IllegalActionError(
+                    "entropy commitments close when the game starts: send yours with your join"
+                )
+            players = copy.deepcopy(self.record.players)
+            players[seat]["entropy"] = entropy
+            await self.store.write(self.store.save_seats, self.id, players)
+            self.record.players = players
+            self.dice.commit(seat, entropy)
 
     def save_players(self) -> None:
-        self.store.save_players(self.id, self.record.players, self.stored_status)
+        """Store the seats as they are now (a player left or conceded), in the writer thread;
+        the table goes on meanwhile, and a refused write is logged."""
+        self._spawn(self._save_players, copy.deepcopy(self.record.players))
+
+    async def _save_players(self, players: list[dict[str, Any]]) -> None:
+        try:
+            await self.store.write(self.store.save_seats, self.id, players)
+        except Busy as e:
+            log.error("table %s: its seats could not be stored: %s", self.id, e)
 
     def _unclaimed(self) -> list[int]:
         return [
@@ -319,9 +336,53 @@ class LiveTable:
         await self._move(seat, None, step)
 
     async def _move(self, seat: int, action: Action | None, step: int) -> None:
+        self._check_unpaused()
+        await self._whole(self._locked_move(seat, action, step))
+
+    def _check_unpaused(self) -> None:
         if self.paused is not None:
             raise SaveError(f"the table is paused: {self.paused}; wait until it resumes")
-        await self._whole(self._locked_move(seat, action, step))
+
+    async def throw(self, seat: int, step: int) -> None:
+        """A person makes their own throw (State.thrower), the one the table waits for at
+        `step`; a throw sent twice answers a step that has passed and is refused."""
+        self._check_unpaused()
+        await self._whole(self._locked_throw(seat, step))
+
+    async def _locked_throw(self, seat: int, step: int) -> None:
+        async with self._stepping():
+            self._check_playing()
+            if self.throw_due() != seat:
+                raise IllegalActionError(f"no throw of seat {seat} is due: it is not your throw")
+            if step != self.step:
+                raise StaleMove(
+                    f"stale throw: it answers step {step}, but your throw is due at step"
+                    f" {self.step}; nothing was thrown"
+                )
+            await self._commit(self.step, len(self.state.log or ()), seat, throw=seat)
+
+    def throw_due(self) -> int | None:
+        """The person whose own throw the table waits for; bots and stand-ins throw at once."""
+        if self.record.status != PLAYING or not self.state.is_chance():
+            return None
+        seat = self.state.thrower()
+        return seat if seat is not None and seat not in self.bots else None
+
+    async def _table_throws(self) -> None:
+        """A person's throw was due and a bot now plays the seat: it throws at the bot pace."""
+        self._bot_turns.pop(THROWS, None)
+        await self._whole(self._locked_table_throws())
+
+    async def _locked_table_throws(self) -> None:
+        async with self._stepping():
+            if self.record.status != PLAYING or not self.state.is_chance():
+                return
+            if self.throw_due() is not None or self.dice.round is not None:
+                return
+            try:
+                await self._commit(self.step, len(self.state.log or ()), None)
+            except SaveError:
+                log.warning("table %s: throws not saved; they will be tried again", self.id)
 
     async def _locked_move(self, seat: int, action: Action | None, step: int) -> None:
         began = time.perf_counter()
@@ -402,12 +463,20 @@ class LiveTable:
         if self.record.status == CLOSED:
             raise IllegalActionError("the table is closed")
 
-    async def _commit(self, first: int, logged: int, mover: int | None) -> None:
-        """Throw due dice, store the new steps, then plan timers and bots and tell everyone.
+    async def _commit(
+        self, first: int, logged: int, mover: int | None, throw: int | None = None
+    ) -> None:
+        """Throw due dice (up to a person's own throw, unless it is the one they just made,
+        `throw`), store the new steps, then plan timers and bots and tell everyone.
 
         With the lock held."""
         state = self.state
         while state.is_chance():
+            due = self.throw_due()
+            if due is not None:
+                if due != throw:
+                    break
+                throw = None
             if not self.dice.ready():  # a sealed table: the seats' entropy comes first
                 self.dice.open_round()
                 if self.dice.waiting_now():
@@ -448,9 +517,7 @@ class LiveTable:
         try:
             while True:
                 try:
-                    await self.store.write(
-                        self.store.append, self.id, first, new, status, attempt > 0
-                    )
+                    await self.store.save_steps(self.id, first, new, status, attempt > 0)
                     return
                 except Busy as e:
                     attempt += 1
@@ -490,12 +557,12 @@ class LiveTable:
             if openings:
                 text = texts.get(seat)
                 if text is None:
-                    text = texts[seat] = json.dumps({"type": "openings", "openings": openings})
+                    text = texts[seat] = dumps({"type": "openings", "openings": openings})
                 listener.push(text)
 
     def _announce_round(self) -> None:
         """Ask the seats for their values; throw without the missing ones when time is up."""
-        text = json.dumps(self.dice.round)
+        text = dumps(self.dice.round)
         for listener in list(self.listeners):
             listener.push(text)
         loop = asyncio.get_running_loop()
@@ -530,10 +597,26 @@ class LiveTable:
         """Timers for human actors and turns for bot actors; after a failure (`retry`)
         bots try again after a pause rather than at once."""
         actors = self.state.actors() if self.record.status == PLAYING else ()
+        due = self.throw_due()
         for seat in list(self.deadlines):
-            if seat == mover or seat not in actors:
+            if seat == mover or (seat not in actors and seat != due):
                 self._cancel_timer(seat)
         loop = asyncio.get_running_loop()
+        if due is not None and due not in self.deadlines:
+            wait = self.turn_limit(due) or self.config.throw_wait_seconds
+            self.deadlines[due] = self.clock() + wait
+            self._timers[due] = loop.call_later(wait, self._spawn, self._expire, due)
+        elif (
+            due is None
+            and self.record.status == PLAYING
+            and self.state.is_chance()
+            and self.dice.round is None
+            and THROWS not in self._bot_turns
+        ):
+            delay = 0 if self.hurried else self.record.bot_delay_ms / 1000
+            if retry:
+                delay = max(delay, self.config.retry_max_seconds)
+            self._bot_turns[THROWS] = loop.call_later(delay, self._spawn, self._table_throws)
         for seat in actors:
             if seat in self.bots:
                 if seat not in self._bot_turns:
@@ -563,6 +646,13 @@ class LiveTable:
 
     async def _expire(self, seat: int) -> None:
         self._timers.pop(seat, None)
+        if self.throw_due() == seat:  # the table throws for a person whose time ran out
+            try:
+                await self.throw(seat, self.step)
+            except (DicehallError, SaveError):
+                log.exception("table %s: the throw for seat %d failed", self.id, seat)
+                self._plan(None, retry=True)
+            return
         if self.record.status != PLAYING or seat not in self.state.actors():
             return
         outside = self.record.players[seat].get("outside")
@@ -653,12 +743,18 @@ class LiveTable:
         """Close the table unfinished: it expired waiting (expiry.py), or every person left
         and the host chose to close such a game. Its steps stay; it is never resumed."""
         self.record.status = CLOSED
-        self.store.append(self.id, len(self.steps), [], CLOSED)
-        self.stored_status = CLOSED
         self.close()
+        self._spawn(self._store_closed)
         self.notice(why, None, "closed")
         self.notify_seats()
         self._changed()
+
+    async def _store_closed(self) -> None:
+        try:
+            await self._store(len(self.steps), [], CLOSED)
+            self.stored_status = CLOSED
+        except SaveError:
+            log.error("table %s: its closing could not be stored; it stays closed here", self.id)
 
     def clock_message(self) -> dict[str, Any]:
         """New deadlines when a seat begins to spend its time bank (public, like all timers)."""
@@ -675,7 +771,7 @@ class LiveTable:
 
     def tell_all(self, message: dict[str, Any]) -> None:
         """One public message, the same for every listener: seats, notices, chat."""
-        text = json.dumps(message)
+        text = dumps(message)
         for listener in list(self.listeners):
             listener.push(text)
 
@@ -709,12 +805,13 @@ class LiveTable:
             "view": view,
             "legal": [{"action": a, "label": self.game.choice_label(view, a)} for a in legal],
             "actors": list(state.actors()),
+            "throw_due": self.throw_due(),
             "deadline": self.deadline(),
             "deadlines": {str(s): t for s, t in self.deadlines.items()},
         }
 
     def welcome(self, seat: int | None) -> str:
-        return json.dumps(
+        return dumps(
             {
                 "type": "welcome",
                 "table_id": self.id,
@@ -730,7 +827,7 @@ class LiveTable:
         )
 
     def over_message(self) -> str:
-        return json.dumps(
+        return dumps(
             {
                 "type": "over",
                 "result": self.state.result().to_json(),
@@ -753,7 +850,7 @@ class LiveTable:
                     "events": self.state.events_for(seat, logged),
                     **self._position(seat),
                 }
-                text = texts[seat] = json.dumps(update)
+                text = texts[seat] = dumps(update)
             listener.push(text)
             if over is not None:
                 listener.push(over)

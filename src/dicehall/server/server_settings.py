@@ -163,6 +163,13 @@ class ServerSettings(BaseSettings):
         gt=0,
         description="then the table goes back to its last stored step and the mover is told",
     )
+    throw_wait_seconds: float = Field(
+        _CONFIG.throw_wait_seconds,
+        gt=0,
+        le=3600,
+        description="seconds a person's own throw waits at an untimed table, then the table"
+        " throws for them",
+    )
     retry_after_seconds: int = Field(
         _CONFIG.retry_after_seconds,
         ge=1,

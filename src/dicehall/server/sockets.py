@@ -5,7 +5,8 @@ connection with its own seat's view, legal actions and new events), "over"
 at the end, "table" when seats change, "advice", "pong", and "error" (to
 that client only), "paused"/"resumed" while the database refuses a step.
 Client to server: {"type": "action", "step": N, "action": {...}} (N: the step
-of the welcome or update the move answers), {"type": "advice"},
+of the welcome or update the move answers), {"type": "throw", "step": N} (a
+player's own throw, when the position's "throw_due" names their seat), {"type": "advice"},
 {"type": "ping"}, the seat requests of presence.py (leave, concede, replace,
 skip), the table's chat of chat.py ("chat", "chat-spectators"), and at sealed
 tables {"type": "commit"} and {"type": "reveal"} (the seat's entropy for the
@@ -33,6 +34,7 @@ from dicehall.server.hall import Hall, NotFound
 from dicehall.server.limits import TokenBucket
 from dicehall.server.live import LiveTable
 from dicehall.server.presence import PresenceError
+from dicehall.server.wire import dumps
 from dicehall.server.workers import Busy
 
 log = logging.getLogger("dicehall.server")
@@ -64,7 +66,7 @@ class Connection:
         self.queue.put_nowait(text)
 
     def send(self, message: dict[str, Any]) -> None:
-        self.push(json.dumps(message))
+        self.push(dumps(message))
 
     def error(self, message: str) -> None:
         self.send({"type": "error", "message": message})
@@ -142,7 +144,7 @@ async def _read(conn: Connection, table: LiveTable, compute: Compute) -> int | N
 
 
 async def _refuse(ws: WebSocket, message: str, code: int) -> None:
-    await ws.send_text(json.dumps({"type": "error", "message": message}))
+    await ws.send_text(dumps({"type": "error", "message": message}))
     await ws.close(code=code)
 
 
@@ -181,20 +183,24 @@ async def _handle(
         conn.send({"type": "pong"})
     elif kind == "action":
         await _act(conn, table, message)
+    elif kind == "throw":
+        await _throw(conn, table, message)
     elif kind == "advice":
         await _advise(conn, table, compute)
     elif kind in SEAT_REQUESTS:
         _seat_request(conn, table, kind, message)
     elif kind in ("chat", "chat-spectators"):
-        _chat(conn, table, kind, message)
+        await _chat(conn, table, kind, message)
     elif kind in ("commit", "reveal"):
         await _entropy(conn, table, message)
     else:
-        kinds = ", ".join(("action", "advice", "ping", *SEAT_REQUESTS, "chat", "commit", "reveal"))
+        kinds = ", ".join(
+            ("action", "throw", "advice", "ping", *SEAT_REQUESTS, "chat", "commit", "reveal")
+        )
         conn.error(f"unknown message type {kind!r}; send one of: {kinds}")
 
 
-def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]) -> None:
+async def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]) -> None:
     """A chat message to everyone at the table, or the host opening/closing it to watchers."""
     chat = table.chat
     if chat is None:
@@ -204,7 +210,7 @@ def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]
         if kind == "chat-spectators":
             if conn.seat is None or conn.seat != table.presence.host():
                 raise ChatError("only the host may open or close the chat to spectators")
-            chat.open_to_spectators(message.get("open"))
+            await chat.open_to_spectators(message.get("open"))
             table.notify_seats()
             return
         if not conn.chat_limit.allow():
@@ -214,7 +220,7 @@ def _chat(conn: Connection, table: LiveTable, kind: str, message: dict[str, Any]
                 f" every {1 / conn.chat_limit.rate:g} s; try again in {math.ceil(wait)} s"
             )
         name = table.names[conn.seat] if conn.seat is not None else ""
-        posted = chat.post(conn.seat, name, message)
+        posted = await chat.post(conn.seat, name, message)
     except ChatError as e:
         conn.error(str(e))
         return
@@ -254,15 +260,37 @@ async def _act(conn: Connection, table: LiveTable, message: dict[str, Any]) -> N
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         conn.error('an action is a JSON object with a "type", one of the legal actions')
         return
-    step = message.get("step")
-    if isinstance(step, bool) or not isinstance(step, int):
-        conn.error(
-            'an action names the step it answers: "step": the step of the welcome or'
-            " update it was chosen from"
-        )
+    step = _step(conn, message, "an action")
+    if step is None:
         return
     try:
         await table.act(conn.seat, action, step)
+    except (DicehallError, Busy) as e:
+        conn.error(str(e))
+
+
+def _step(conn: Connection, message: dict[str, Any], what: str) -> int | None:
+    """The step a move answers, or None after telling the client it is missing."""
+    step = message.get("step")
+    if isinstance(step, bool) or not isinstance(step, int):
+        conn.error(
+            f'{what} names the step it answers: "step": the step of the welcome or'
+            " update it was chosen from"
+        )
+        return None
+    return step
+
+
+async def _throw(conn: Connection, table: LiveTable, message: dict[str, Any]) -> None:
+    """A player's own throw (a Toplshteyner roller's), when the table waits for it."""
+    if conn.seat is None:
+        conn.error("spectators cannot throw: that is for the players")
+        return
+    step = _step(conn, message, "a throw")
+    if step is None:
+        return
+    try:
+        await table.throw(conn.seat, step)
     except (DicehallError, Busy) as e:
         conn.error(str(e))
 
@@ -274,7 +302,7 @@ async def _entropy(conn: Connection, table: LiveTable, message: dict[str, Any]) 
         return
     try:
         if message["type"] == "commit":
-            table.commit(conn.seat, check_commit(message.get("commit")))
+            await table.commit(conn.seat, check_commit(message.get("commit")))
         else:
             await table.reveal(conn.seat, message.get("batch"), message.get("value"))
     except (DicehallError, Busy) as e:

@@ -12,18 +12,28 @@ the cost of an fsync per step.
 One server process per database: each holds its unfinished tables in memory,
 so a second one would resume and play the same tables. On PostgreSQL, where
 several servers can reach one database, the store holds an advisory lock for
-its lifetime and a second server refuses to start; several processes of one
-site (`--redis`, server/cluster/) open it with `exclusive=False` and share
-the tables through leases instead.
+its lifetime and a second server refuses to start. The processes of one site
+(`--redis`, server/cluster/) open it with `exclusive=False`: each holds the
+same lock shared, so they run side by side (sharing the tables through
+leases) while a single server and a site still exclude each other.
 
 Writes run in one writer thread (`Store.write`), never on the event loop: a
 write waiting for a lock (SQLite's busy timeout) or a slow disk would
 otherwise freeze every table. A write the database refuses raises
 `StorageError`, a 503 over HTTP, with the cause in words (locked, disk full).
+
+Steps are written in group commits (`Store.save_steps`): the steps that tables
+hand in while the writer is busy wait for it and then go in together, in one
+transaction, so a busy server pays one commit and one hand-over to the writer
+thread for many tables' moves rather than one each. A table still hears back
+only once its own steps are committed; if the shared transaction fails, each
+table's steps are tried again alone, so one table's refused write never fails
+another's.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -162,9 +172,10 @@ class Store:
     ) -> None:
         self.engine: Engine = _engine(url, synchronous, busy_timeout)
         self._lock: Connection | None = None
+        self._unlock = "pg_advisory_unlock" if exclusive else "pg_advisory_unlock_shared"
         self.errors = 0  # writes the database refused (server/ops.py's metrics)
-        if exclusive and self.engine.dialect.name == "postgresql":
-            self._lock = _hold_server_lock(self.engine)
+        if self.engine.dialect.name == "postgresql":
+            self._lock = _hold_server_lock(self.engine, shared=not exclusive)
         metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
         # one writer thread: SQLite takes one writer at a time anyway, and order is kept;
@@ -175,6 +186,8 @@ class Store:
             ":memory:",
         )
         self.writer = Pool("saving to the database", 0 if memory else 1, write_queue)
+        self._waiting: list[tuple[Append, asyncio.Future[None]]] = []  # the next group commit
+        self._committing = False
 
     async def write(self, fn: Callable[..., None], *args: Any) -> None:
         """Run one of the write methods below in the writer thread; StorageError if refused."""
@@ -186,6 +199,70 @@ class Store:
             self.errors += 1
             log.warning("a database write failed: %s", type(e).__name__, exc_info=e)
             raise storage_error(e) from e
+
+    async def save_steps(
+        self,
+        table_id: str,
+        first: int,
+        new_steps: list[Any],
+        status: str | None,
+        again: bool = False,
+    ) -> None:
+        """`append` in the next group commit; StorageError (or Busy) if refused."""
+        if not self.writer.workers:  # one connection on the loop's thread: nothing to group
+            await self.write(self.append, table_id, first, new_steps, status, again)
+            return
+        if len(self._waiting) >= self.writer.limit:
+            raise self.writer.busy()
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(((table_id, first, new_steps, status, again), done))
+        if not self._committing:
+            self._committing = True
+            asyncio.get_running_loop().create_task(self._group_commits())
+        await asyncio.shield(done)  # a caller that goes away leaves the commit to the others
+
+    async def _group_commits(self) -> None:
+        """Commit whatever waits, in the writer thread, until nothing does."""
+        try:
+            while self._waiting:
+                group, self._waiting = self._waiting, []
+                try:
+                    refused = await self.writer.run(self.append_group, [a for a, _ in group])
+                except Exception as e:  # the writer itself refused (Busy) or broke
+                    failure = e if isinstance(e, Busy) else storage_error(e)
+                    refused = [failure] * len(group)
+                for (_, done), error in zip(group, refused, strict=True):
+                    if done.done():
+                        continue
+                    if error is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(error)
+        finally:
+            self._committing = False
+
+    def append_group(self, group: list[Append]) -> list[Exception | None]:
+        """In the writer thread: several tables' `append`s in one transaction; if it fails,
+        each in its own, so that only a refused one fails. Its error, or None, by append."""
+        try:
+            with self.engine.begin() as db:
+                for append in group:
+                    _append(db, *append)
+            return [None] * len(group)
+        except Exception as e:
+            if len(group) == 1:
+                log.warning("a database write failed: %s", type(e).__name__, exc_info=e)
+                return [storage_error(e)]
+        refused: list[Exception | None] = []
+        for append in group:
+            try:
+                with self.engine.begin() as db:
+                    _append(db, *append)
+                refused.append(None)
+            except Exception as e:
+                log.warning("a database write failed: %s", type(e).__name__, exc_info=e)
+                refused.append(storage_error(e))
+        return refused
 
     def ping(self) -> None:
         """A round trip to the database (server/ops.py's readiness check)."""
@@ -200,6 +277,11 @@ class Store:
                 db.execute(
                     update(tables).where(tables.c.id == rematch_of).values(rematch_id=record.id)
                 )
+
+    def save_seats(self, table_id: str, players: list[dict[str, Any]]) -> None:
+        """The players alone, never the status (which only the table's steps move)."""
+        with self.engine.begin() as db:
+            db.execute(update(tables).where(tables.c.id == table_id).values(players=players))
 
     def save_players(self, table_id: str, players: list[dict[str, Any]], status: str) -> None:
         with self.engine.begin() as db:
@@ -221,15 +303,7 @@ class Store:
         database after all (an error after the commit), it is not written twice.
         """
         with self.engine.begin() as db:
-            if again and _steps(db, table_id)[first:] == new_steps:
-                new_steps = []
-            if new_steps:
-                db.execute(
-                    _insert_steps,
-                    [{"t": table_id, "i": first + i, "s": s} for i, s in enumerate(new_steps)],
-                )
-            if status is not None:
-                db.execute(_set_status, {"t": table_id, "status": status})
+            _append(db, table_id, first, new_steps, status, again)
 
     def get(self, table_id: str) -> TableRecord | None:
         with self.engine.connect() as db:
@@ -264,7 +338,7 @@ class Store:
     def close(self) -> None:
         if self._lock is not None:
             with contextlib.suppress(SQLAlchemyError):  # a lost session has let go already
-                self._lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": SERVER_LOCK})
+                self._lock.execute(text(f"SELECT {self._unlock}(:k)"), {"k": SERVER_LOCK})
                 self._lock.commit()
             self._lock.close()
             self._lock = None
@@ -303,19 +377,45 @@ def _add_missing_columns(engine: Engine) -> None:
             )
 
 
-def _hold_server_lock(engine: Engine) -> Connection:
+def _hold_server_lock(engine: Engine, shared: bool = False) -> Connection:
     """A connection holding the database's server lock, kept open (and idle, not in a
-    transaction) until the store closes."""
+    transaction) until the store closes: alone, or `shared` with the other processes of
+    a site."""
     lock = engine.connect()
-    held = lock.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": SERVER_LOCK}).scalar()
+    take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+    held = lock.execute(text(f"SELECT {take}(:k)"), {"k": SERVER_LOCK}).scalar()
     lock.commit()
     if not held:
         lock.close()
+        where = engine.url.render_as_string()
+        if shared:
+            raise DatabaseInUse(
+                f"a dicehall server without --redis is using the database {where}:"
+                " stop it first (a site of several processes shares a database with no other)"
+            )
         raise DatabaseInUse(
-            f"another dicehall server is using the database {engine.url.render_as_string()}:"
-            " stop it first (one server process per database)"
+            f"another dicehall server is using the database {where}:"
+            " stop it first (one server process per database, or several with --redis)"
         )
     return lock
+
+
+Append = tuple[str, int, list[Any], str | None, bool]
+"""A table's new steps: its id, the first one's index, the steps, its new status, again."""
+
+
+def _append(
+    db: Connection, table_id: str, first: int, new_steps: list[Any], status: str | None, again: bool
+) -> None:
+    if again and _steps(db, table_id)[first:] == new_steps:
+        new_steps = []  # the failed write had landed after all
+    if new_steps:
+        db.execute(
+            _insert_steps,
+            [{"t": table_id, "i": first + i, "s": s} for i, s in enumerate(new_steps)],
+        )
+    if status is not None:
+        db.execute(_set_status, {"t": table_id, "status": status})
 
 
 def _steps(db: Connection, table_id: str) -> list[Any]:

@@ -8,14 +8,18 @@ waiting. Past the cap a job is refused at once with `Busy` (503 with
 Retry-After over HTTP, an error message over the WebSocket) instead of
 queueing without end.
 
-Worker processes die with the server: each watches its parent (`_watch_parent`)
-and ends itself when the server is gone, however it went (kill -9 included),
-so a killed server leaves no odds worker computing for nobody.
+Worker processes run at a lower priority than the server (`WORKER_NICENESS`):
+on a machine with few cores an odds job that takes a core for seconds would
+otherwise hold up every table's moves, which are the work people wait for.
+They die with the server: each watches its parent and ends itself when the
+server is gone, however it went (kill -9 included), so a killed server leaves
+no odds worker computing for nobody.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -31,6 +35,14 @@ log = logging.getLogger("dicehall.server")
 T = TypeVar("T")
 
 PARENT_CHECK_SECONDS = 0.5
+WORKER_NICENESS = 10
+
+
+def _worker_start(parent: int) -> None:
+    """In a new worker process: yield the CPU to the server, and end with it."""
+    with contextlib.suppress(OSError):  # where priorities cannot change, run as is
+        os.nice(WORKER_NICENESS)
+    _watch_parent(parent)
 
 
 def _watch_parent(parent: int) -> None:
@@ -89,7 +101,7 @@ class Pool:
                 self._executor = ProcessPoolExecutor(
                     self.workers,
                     mp_context=context,
-                    initializer=_watch_parent,
+                    initializer=_worker_start,
                     initargs=(os.getpid(),),
                 )
             else:

@@ -36,7 +36,7 @@ log = logging.getLogger("dicehall.server")
 TABLE_PATH = re.compile(r"/api/tables/([^/]+)(?:/.*)?")
 ROOM_PATH = re.compile(r"/api/rooms/([^/]+)(?:/join)?")
 SOCKET_PATH = re.compile(r"/ws/tables/([^/]+)")
-LOBBY_SECONDS = 2.0  # a node that does not list its tables in this time is left out
+LOBBY_SECONDS = 5.0  # a node that does not list its tables in this time is left out
 
 
 class Router:
@@ -115,13 +115,14 @@ class Router:
                 return await run_here(self.node, request)
             return await self.node.bus.request(node, request, LOBBY_SECONDS)
 
-        answers = await asyncio.gather(
-            *(ask(n) for n in await self.node.nodes()), return_exceptions=True
-        )
+        nodes = await self.node.nodes()
+        answers = await asyncio.gather(*(ask(n) for n in nodes), return_exceptions=True)
         tables: list[Any] = []
-        for answer in answers:
+        for node, answer in zip(nodes, answers, strict=True):
             if isinstance(answer, dict) and answer.get("status") == 200:
                 tables.extend(json.loads(base64.b64decode(answer["body"])))
+            else:
+                log.warning("cluster: node %s left out of the lobby: %r", node, answer)
         body = json.dumps(tables).encode()
         headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
         await send({"type": "http.response.start", "status": 200, "headers": headers})

@@ -16,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-LEASE_SECONDS = 3.0
-"""A lease lapses this long after its owner last renewed it."""
+LEASE_SECONDS = 5.0
+"""A lease lapses this long after its owner last renewed it: long enough that a process
+stalled for a few seconds on a loaded machine keeps its tables, short enough that a
+dead one's are taken over within seconds."""
 RENEW_SECONDS = 1.0
 """How often an owner renews its leases (and each process looks for lapsed ones)."""
 

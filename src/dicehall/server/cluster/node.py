@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -26,7 +27,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from dicehall.server.cluster.bus import Bus
-from dicehall.server.cluster.lease import LEASE_SECONDS, RENEW_SECONDS, Leases
+from dicehall.server.cluster.lease import RENEW_SECONDS, Leases
 from dicehall.server.cluster.relay import Hosted, Relay
 from dicehall.server.live import CLOSED, OVER, LiveTable
 from dicehall.server.workers import Busy
@@ -39,7 +40,26 @@ log = logging.getLogger("dicehall.server")
 PREFIX = "dicehall:"
 PENDING_SECONDS = 10.0
 """A lease taken for a request keeps this long before its table must be in memory."""
+HEARTBEAT_SECONDS = 10.0
+"""A node is gone from the site (the lobby, its relayed clients) this long after its last
+beat; its tables move sooner, with their leases."""
+TAKE_AT_ONCE = 20
+"""Tables one node takes over in one round (a second); the rest wait for the next."""
 RESTART = 1012  # WebSocket close code: service restart, reconnect
+
+
+def reachable(redis_url: str) -> str | None:
+    """None if Redis answers at that URL, else why not (before the server starts)."""
+    from redis import Redis as SyncRedis
+
+    client = SyncRedis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=5)
+    try:
+        client.ping()
+    except (RedisError, OSError) as e:
+        return str(e) or type(e).__name__
+    finally:
+        client.close()
+    return None
 
 
 class ClusterError(Busy):
@@ -179,11 +199,9 @@ class Node:
         for _ in range(3):
             try:
                 holder = await self.leases.owner(table_id)
-                if holder == self.id:
-                    return self.id
-                if holder is not None and await self.alive(holder):
+                if holder is not None:  # a dead holder's lease lapses within LEASE_SECONDS
                     return holder
-                if holder is None and await self.take(table_id):
+                if await self.take(table_id):
                     return self.id
             except RedisError as e:
                 self.error()
@@ -211,9 +229,6 @@ class Node:
             raise
         return True
 
-    async def alive(self, node: str) -> bool:
-        return bool(await self.redis.exists(self._heartbeat(node)))
-
     async def nodes(self) -> list[str]:
         """Every live node of the site, this one included."""
         members = sorted(m.decode() for m in await self.redis.smembers(self._nodes))
@@ -228,18 +243,34 @@ class Node:
     # --- every second ------------------------------------------------------------------
 
     async def _beat(self) -> None:
-        await self.redis.set(self._heartbeat(self.id), "1", px=int(LEASE_SECONDS * 1000))
+        await self.redis.set(self._heartbeat(self.id), "1", px=int(HEARTBEAT_SECONDS * 1000))
 
     async def _loop(self) -> None:
-        while True:
-            await asyncio.sleep(RENEW_SECONDS)
-            try:
-                await self.tick()
-            except (RedisError, OSError) as e:
-                self.error()
-                log.warning("cluster: Redis call failed: %s", e)
-            except Exception:
-                log.exception("cluster: the lease loop failed")
+        """Beat and renew every second, whatever else is slow: taking tables over runs in
+        its own task, so rebuilding many never delays this node's own renewals."""
+        scanner: asyncio.Task[None] | None = None
+        try:
+            while True:
+                await asyncio.sleep(RENEW_SECONDS)
+                try:
+                    await self.tick()
+                except (RedisError, OSError) as e:
+                    self.error()
+                    log.warning("cluster: Redis call failed: %s", e)
+                except Exception:
+                    log.exception("cluster: the lease loop failed")
+                if scanner is None or scanner.done():
+                    scanner = asyncio.create_task(self._scan_logged())
+        finally:
+            if scanner is not None:
+                scanner.cancel()
+
+    async def _scan_logged(self) -> None:
+        try:
+            await self.scan()
+        except (RedisError, OSError) as e:
+            self.error()
+            log.warning("cluster: Redis call failed: %s", e)
 
     async def tick(self) -> None:
         await self._beat()
@@ -255,23 +286,30 @@ class Node:
                     if ws is not None:
                         with contextlib.suppress(Exception):
                             await asyncio.wait_for(ws.close(code=RESTART), 1.0)
-        await self.scan()
         await self._check_relays()
 
     async def scan(self) -> None:
-        """Take the unfinished tables whose lease has lapsed."""
+        """Take the unfinished tables whose lease has lapsed, at most TAKE_AT_ONCE a round
+        and in an order of this node's own, so that the survivors of a dead node share
+        its tables rather than one taking them all."""
         if self.draining:
             return
         async with self._scanning:
             ids = sorted(m.decode() for m in await self.redis.smembers(self._tables))
             mine = set(self.owned())
             ids = [t for t in ids if t not in mine]
+            random.shuffle(ids)
+            taken = 0
             for table_id, holder in zip(ids, await self.leases.owners(ids), strict=True):
-                if holder is None:
-                    try:
-                        await self.take(table_id)
-                    except Exception:
-                        log.exception("cluster: could not take over table %s", table_id)
+                if holder is not None:
+                    continue
+                try:
+                    taken += await self.take(table_id)
+                except Exception:
+                    log.exception("cluster: could not take over table %s", table_id)
+                if taken >= TAKE_AT_ONCE:
+                    break
+                await asyncio.sleep(0)  # the loop's other work between rebuilds
 
     async def _check_relays(self) -> None:
         """Close relayed connections whose table changed owner, and hosted ones whose

@@ -526,7 +526,7 @@ export class TableScreen {
   /** The roller's own throw: the server throws the dice it waited on for this seat. */
   throwDice() {
     if (this.pending || this.throwDue !== this.seat) return;
-    if (!this.connection.send({ type: "throw" })) {
+    if (!this.connection.send({ type: "throw", step: this.step })) {
       this.showError("Not connected: your throw was not sent. Reconnecting…");
       return;
     }
