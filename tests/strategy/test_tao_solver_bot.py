@@ -60,9 +60,13 @@ def solved(monkeypatch: pytest.MonkeyPatch) -> Strategy:
 
 
 def test_solver_is_listed_first_only_where_it_is_measured_stronger() -> None:
-    assert next(iter(make_game("tao", 2).bots())) == "solver"
-    assert next(iter(make_game("tao", 4).bots())) == "heuristic"
-    assert "solver" in make_game("tao", 4).bots()
+    from dicehall.games.tao import SOLVER_FIRST
+
+    assert 2 in SOLVER_FIRST
+    for seats in range(2, 7):
+        bots = list(make_game("tao", seats).bots())
+        assert "solver" in bots
+        assert (bots[0] == "solver") == (seats in SOLVER_FIRST)
 
 
 @settings(max_examples=4, deadline=None)
