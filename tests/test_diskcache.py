@@ -61,3 +61,22 @@ def test_toplshteyner_win_chances_from_the_cache_equal_the_solved_ones(cache: Pa
     assert cached.solved_players == 4
     assert cached._turns is None  # nothing was solved again
     assert {lives: cached.chances(lives) for lives in first} == first
+
+
+def test_kariki_solver_posterior_is_read_back_from_the_cache(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`dicehall odds kariki` builds the round's tree once; after that the rows come from disk."""
+    from dicehall.games import make_game
+    from dicehall.games.kariki import solver_advice
+
+    game = make_game("kariki", 2)
+    first = solver_advice.posterior_table(game)
+    assert list(cache.glob("kariki-posterior-*.json"))
+
+    def rebuilt(*args: object) -> None:
+        raise AssertionError("the rows were computed again")
+
+    monkeypatch.setattr(solver_advice, "_posterior_rows", rebuilt)
+    again = solver_advice.posterior_table(game)
+    assert again.rows == first.rows and again.title == first.title

@@ -13,7 +13,7 @@ from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, screenshot
 if not CHROMIUM.exists():
     pytest.skip(NO_CHROMIUM, allow_module_level=True)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # make soak: the HTTP tests cover it
 
 
 def quick_match(page: Page, server: str, name: str) -> str:

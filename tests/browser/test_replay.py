@@ -151,8 +151,12 @@ def test_board_replay_draws_each_seats_view(
     screenshot(page, f"{game}-replay")
 
     # another seat's view, replayed by this browser (it holds seat 0 only)
-    page.select_option("#replay-seat", "1")
+    with page.expect_response(lambda r: "/replay?seat=1" in r.url) as other:
+        page.select_option("#replay-seat", "1")
     page.wait_for_function("window.dicehall.screen.answer.seat === 1")
+    # a sealed table's throws the rules never showed everyone replay as stand-ins, said so
+    note = page.locator(".replay-note")
+    expect(note).to_be_visible() if other.value.json()["stand_ins"] else expect(note).to_be_hidden()
     expect(page.locator(".replay > .muted")).to_contain_text("'s view")
 
     if game == game_ids()[0]:  # a transcript file dropped on the page replays the same way

@@ -36,6 +36,11 @@ def source_key(*files: str | Path) -> str:
     return digest.hexdigest()[:20]
 
 
+def source_key_of(text: str) -> str:
+    """A short key for a table's parameters (its options, say), to name its file by."""
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
 def load(name: str, key: str) -> Any | None:
     """The table stored under `name` for `key`, or None."""
     folder = cache_dir()

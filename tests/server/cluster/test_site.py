@@ -35,13 +35,23 @@ GAMES: list[tuple[str, int, dict[str, Any]]] = [
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def servers(
     pg_site_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[list[Server]]:
     folder = tmp_path_factory.mktemp("site")
     with site(pg_site_url, redis_url, 3, folder) as started:
         yield started
+
+
+def test_a_site_of_three_processes(servers: list[Server], pg_site_url: str) -> None:
+    """One test, so that one test worker starts the site (three processes) once: a whole
+    game of every game, a single server refused beside the site, then the owners of a
+    table in play killed and stopped."""
+    for game, seats, options in GAMES:
+        full_game_with_seats_on_every_process(servers, pg_site_url, game, seats, options)
+    a_single_server_does_not_start_beside_a_site(pg_site_url)
+    killed_owner_then_stopped_owner(servers, pg_site_url)
 
 
 def secrets_of(db: str, table_id: str) -> Secrets:
@@ -128,8 +138,7 @@ def check_finished(db: str, server: Server, table_id: str, conns: list[NetConn])
     check_messages(conns, transcript, game, secret)
 
 
-@pytest.mark.parametrize(("game", "seats", "options"), GAMES, ids=[g[0] for g in GAMES])
-def test_full_game_with_seats_on_every_process(
+def full_game_with_seats_on_every_process(
     servers: list[Server], pg_site_url: str, game: str, seats: int, options: dict[str, Any]
 ) -> None:
     table, conns = open_table(servers, game, seats, options)
@@ -144,9 +153,7 @@ def test_full_game_with_seats_on_every_process(
     check_finished(pg_site_url, servers[2], table["table_id"], conns)
 
 
-def test_a_single_server_does_not_start_beside_a_site(
-    servers: list[Server], pg_site_url: str
-) -> None:
+def a_single_server_does_not_start_beside_a_site(pg_site_url: str) -> None:
     """The site's processes hold the database's server lock shared; a server without
     --redis wants it alone and stops at once, as beside another single server."""
     from dicehall.server.store import DatabaseInUse, Store
@@ -182,7 +189,7 @@ def play_some(conns: list[NetConn], rng: random.Random, moves: int) -> bool:
     return True
 
 
-def test_killed_owner_then_stopped_owner(servers: list[Server], pg_site_url: str) -> None:
+def killed_owner_then_stopped_owner(servers: list[Server], pg_site_url: str) -> None:
     """SIGKILL the owner mid-game: another takes the table within seconds and the clients
     carry on; SIGTERM the next owner: it hands over at once. Nothing lost or doubled."""
     rng = random.Random(20)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from dicehall.core import Game, View
+from dicehall.core import Game, View, diskcache
 from dicehall.core.odds import OddsTable
 from dicehall.games.kariki.odds import advice as truthful_advice
 from dicehall.games.kariki.render import action_label
@@ -159,8 +159,41 @@ def _other(view: View) -> str:
 
 
 def posterior_table(game: Game) -> OddsTable:
-    """How often the solver makes each claim on a fresh roll at 0-0, and how often it is true."""
+    """How often the solver makes each claim on a fresh roll at 0-0, and how often it is true.
+
+    The rows take a second to compute (the round's tree is built first), so they are kept
+    in the table cache under a key from the strategy file and the modules they come from.
+    """
     options = tuple(sorted(solved_options(game).items()))
+    key = _posterior_key(options)
+    name = "kariki-posterior-" + diskcache.source_key_of(repr(options))
+    rows = diskcache.load(name, key) if key is not None else None
+    if rows is None:
+        rows = _posterior_rows(game, options)
+        if key is not None:
+            diskcache.save(name, key, rows)
+    return OddsTable(
+        "A claim on a fresh roll, by the solver (two seats, no berries yet)",
+        ["claim", "how often it is made", "chance it is true"],
+        rows,
+        note=(
+            "The solved two-seat strategy bluffs: these are the chances that a claim it makes "
+            "on a fresh roll holds, by Bayes over its throws."
+        ),
+    )
+
+
+def _posterior_key(options: tuple[tuple[str, object], ...]) -> str | None:
+    """The cache key of the posterior rows, or None while the strategy is not stored yet."""
+    from dicehall.games.kariki import rounds, rules, solver, strategies
+
+    path = strategies.stored_path(dict(options))
+    if path is None:
+        return None
+    return diskcache.source_key(path, __file__, rounds.__file__, rules.__file__, solver.__file__)
+
+
+def _posterior_rows(game: Game, options: tuple[tuple[str, object], ...]) -> list[list[Any]]:
     strategy = strategy_for(game)
     model = round_model(options)
     score = strategy.scores.index[model.scores.all[0]]
@@ -182,20 +215,11 @@ def posterior_table(game: Game) -> OddsTable:
     at_least = game.options["pull"] == "at-least"
     if at_least:
         true = np.array([sum(_true_at_least(tree, index, policy, c)) for c in range(14)])
-    rows: list[list[Any]] = [
+    return [
         [RANK_NAMES[c], float(made[c] / made.sum()), float(true[c] / made[c])]
         for c in range(13, -1, -1)
         if made[c] / made.sum() >= 0.0005
     ]
-    return OddsTable(
-        "A claim on a fresh roll, by the solver (two seats, no berries yet)",
-        ["claim", "how often it is made", "chance it is true"],
-        rows,
-        note=(
-            "The solved two-seat strategy bluffs: these are the chances that a claim it makes "
-            "on a fresh roll holds, by Bayes over its throws."
-        ),
-    )
 
 
 def _true_at_least(tree: Any, index: dict[Any, int], policy: np.ndarray, claim: int) -> list[float]:

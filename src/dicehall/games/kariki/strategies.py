@@ -47,10 +47,10 @@ def strategy_for(game: Game) -> Strategy:
 def stored_strategy(game: Game) -> Strategy | None:
     """The strategy if the package or the cache has it already; never solves."""
     key = tuple(sorted(solved_options(game).items()))
-    return _strategy(key) if _stored_path(dict(key)) is not None else None
+    return _strategy(key) if stored_path(dict(key)) is not None else None
 
 
-def _stored_path(options: dict[str, object]) -> Path | None:
+def stored_path(options: dict[str, object]) -> Path | None:
     for folder in (SHIPPED, cache_dir()):
         path = folder / file_name(options)
         if path.exists():
@@ -62,7 +62,7 @@ def _stored_path(options: dict[str, object]) -> Path | None:
 def _strategy(key: tuple[tuple[str, object], ...]) -> Strategy:
     options = dict(key)
     name = file_name(options)
-    path = _stored_path(options)
+    path = stored_path(options)
     if path is not None:
         return Strategy.of_file(load(path, "kariki", 2, options))
     with _lock:  # one solve at a time, even when several bots ask at once

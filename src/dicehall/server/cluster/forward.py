@@ -221,9 +221,10 @@ async def serve_forwarded(node: Node, request: dict[str, Any]) -> None:
             raise ClusterError(f"table {table_id} has moved to another server")
         answer = await run_here(node, request)
     except Exception as e:  # moved, or a bug: the asking node must not wait for nothing
+        why = str(e) if isinstance(e, ClusterError) else "the table's server failed on it"
         if not isinstance(e, ClusterError):
             log.exception("cluster: a forwarded request failed")
-        body = json.dumps({"detail": f"{e}; try again in a moment"}).encode()
+        body = json.dumps({"detail": f"{why}; try again in a moment"}).encode()
         answer = {
             "status": 503,
             "headers": [["content-type", "application/json"], ["retry-after", "1"]],
