@@ -59,6 +59,25 @@ def solve_batch(payoff: Array, players: Sequence[int]) -> tuple[list[Array], Arr
     return strategies, values, epsilon
 
 
+def evaluate(
+    payoff: Array, players: Sequence[int], strategies: Sequence[Array]
+) -> tuple[Array, float]:
+    """The values (G, seats) of every game of the batch under given strategies (each
+    (G, A)), and the most any player of any game gains by deviating from them alone."""
+    values = _expected(payoff, list(strategies))
+    n = len(players)
+    letters = "abc"[:n]
+    gain = 0.0
+    for i, seat in enumerate(players):
+        others = [j for j in range(n) if j != i]
+        spec = f"g{letters}," + ",".join(f"g{letters[j]}" for j in others) + f"->g{letters[i]}"
+        replies = np.einsum(spec, payoff[..., seat], *(strategies[j] for j in others))
+        played = np.einsum("ga,ga->g", replies, strategies[i])
+        if len(replies):
+            gain = max(gain, float((replies.max(axis=1) - played).max()))
+    return values, gain
+
+
 def _expected(payoff: Array, strategies: list[Array]) -> Array:
     spec = "gabs,ga,gb->gs" if len(strategies) == 2 else "gabcs,ga,gb,gc->gs"
     values: Array = np.einsum(spec, payoff, *strategies)

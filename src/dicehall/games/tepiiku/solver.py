@@ -59,6 +59,12 @@ TOLERANCE = 1e-9
 TIE_TOLERANCE = 1e-5
 """The ties' fixed point stops below this change (coins)."""
 MAX_SWEEPS = 5_000
+TIE_FREEZE_AFTER = 10
+"""Tie sweeps after which the tie strategies are held and only their values iterated:
+re-solving every sweep need not converge (the selected equilibrium of a tie can flip
+between sweeps, so the values cycle by about 0.01 coin), while a held strategy's values
+contract (every reroll can end the round). The deviation gain of the held strategies
+under the final values is reported as `tie_epsilon`."""
 FREEZE_AFTER = 100
 """Top-pot sweeps after which choices are held, where best replies go round in a cycle."""
 
@@ -306,18 +312,20 @@ class RoundSolver:
         pair = np.zeros((len(lay.forced), 2, ACTIONS))
         triple: dict[int, Array] = {}
         epsilon = 0.0
-        for _ in range(MAX_SWEEPS):
+        for sweep in range(1, MAX_SWEEPS + 1):
             before = values.copy()
-            pair, pair_values, eps_pair = self._pair_ties(values)
-            triple, triple_values, eps_triple = self._triple_ties(values)
+            hold = sweep > TIE_FREEZE_AFTER
+            pair, pair_values, eps_pair = self._pair_ties(values, pair if hold else None)
+            triple, triple_values, eps_triple = self._triple_ties(values, triple if hold else None)
             epsilon = max(eps_pair, eps_triple)
             self._write_ties(values, pair_values, triple_values)
             if float(np.abs(values - before).max()) < TIE_TOLERANCE:
                 break
         return values, pair, triple, epsilon
 
-    def _pair_ties(self, values: Array) -> tuple[Array, Array, float]:
-        """Seats 0 and 1 tied, seat 2 not: the 7 x 7 game of every such triple."""
+    def _pair_ties(self, values: Array, held: Array | None = None) -> tuple[Array, Array, float]:
+        """Seats 0 and 1 tied, seat 2 not: the 7 x 7 game of every such triple, solved,
+        or evaluated under the `held` strategies."""
         lay = self.layout
         x, y, z = lay.forced.T
         strategies = np.zeros((len(lay.forced), 2, ACTIONS))
@@ -340,14 +348,21 @@ class RoundSolver:
             yi = np.array([pos[int(v)] for v in y[rows]])
             zi = np.array([third_pos[int(v)] for v in z[rows]])
             games = full[yi, :, xi, :, zi].transpose(0, 2, 1, 3)  # (game, a, b, seat)
-            (sx, sy), value, eps = equilibria.solve_batch(games, (0, 1))
+            if held is None:
+                (sx, sy), value, eps = equilibria.solve_batch(games, (0, 1))
+            else:
+                sx, sy = held[rows, 0], held[rows, 1]
+                value, eps = equilibria.evaluate(games, (0, 1), (sx, sy))
             strategies[rows, 0], strategies[rows, 1] = sx, sy
             result[rows] = value
             epsilon = max(epsilon, eps)
         return strategies, result, epsilon
 
-    def _triple_ties(self, values: Array) -> tuple[dict[int, Array], dict[int, Array], float]:
-        """All three seats on one score: the 7 x 7 x 7 game of every such triple."""
+    def _triple_ties(
+        self, values: Array, held: dict[int, Array] | None = None
+    ) -> tuple[dict[int, Array], dict[int, Array], float]:
+        """All three seats on one score: the 7 x 7 x 7 game of every such triple, solved,
+        or evaluated under the `held` strategies."""
         lay = self.layout
         strategies: dict[int, Array] = {}
         results: dict[int, Array] = {}
@@ -359,7 +374,12 @@ class RoundSolver:
             t = np.tensordot(moves, t, axes=([2], [2]))  # (y, b, x, a, z', s)
             t = np.tensordot(moves, t, axes=([2], [4]))  # (z, c, y, b, x, a, s)
             games = t.transpose(4, 2, 0, 5, 3, 1, 6).reshape(n**3, ACTIONS, ACTIONS, ACTIONS, 3)
-            chosen, value, eps = equilibria.solve_batch(games, (0, 1, 2))
+            if held is None:
+                chosen, value, eps = equilibria.solve_batch(games, (0, 1, 2))
+            else:
+                kept = held[score].reshape(n**3, 3, ACTIONS)
+                chosen = [kept[:, i] for i in range(3)]
+                value, eps = equilibria.evaluate(games, (0, 1, 2), chosen)
             strategies[score] = np.stack(chosen, axis=1).reshape(n, n, n, 3, ACTIONS)
             results[score] = value.reshape(n, n, n, 3)
             epsilon = max(epsilon, eps)
