@@ -61,8 +61,8 @@ def tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def test_solver_is_offered_after_the_heuristic() -> None:
-    assert list(make_game("tepiiku").bots()) == ["heuristic", "solver", "random"]
+def test_solver_is_offered_first_then_the_heuristic() -> None:
+    assert list(make_game("tepiiku").bots()) == ["solver", "heuristic", "random"]
 
 
 @settings(max_examples=5, deadline=None)

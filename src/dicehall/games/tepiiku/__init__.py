@@ -2,9 +2,12 @@
 
 The registry's Tepiiku is the rules of `rules.py` with the solver on top
 (`solver.py`, its tables in `strategy.py`): the `solver` bot and the solver's
-advice. The rules never import them. The heuristic stays listed first, the
-default at tables, until the solver beats it in a duel with its interval
-clear of the fair share (docs/strategy.md, "Tepiiku").
+advice. The rules never import them. The solver is listed first, the
+default at tables: in `dicehall duel tepiiku --bots solver,heuristic,heuristic
+--games 20000 --seed 1` and both other orders of that list it wins 39.4% of
+its seats (95% interval 38.8%-40.1%) against a fair share of 33.3%
+(docs/strategy.md, "Tepiiku"). Where a cap's tables are not solved yet it
+plays as the heuristic.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ class Tepiiku(TepiikuRules):
 
         bots = dict(super().bots())
         heuristic = bots.pop("heuristic")
-        return {"heuristic": heuristic, "solver": SolverBot, **bots}
+        return {"solver": SolverBot, "heuristic": heuristic, **bots}
 
     def advice(self, view: View, legal: Sequence[Action]) -> OddsTable | None:
         from dicehall.games.tepiiku.solver_advice import advice
