@@ -43,7 +43,10 @@ def main() -> None:
         from dicehall.games.tao.bot_policies import bot_policy
 
         t = time.perf_counter()
-        policy = bot_policy(model, name)
+        found = strategies.stored()
+        if name == "solver" and found is None:
+            raise SystemExit("no stored strategy to measure")
+        policy = found.policy if name == "solver" and found else bot_policy(model, name)
         e = exploitability(model, policy)
         print(json.dumps({"step": "exploitability", "bot": name, "match": e.match,
                           "token": e.token, "best_response": e.best_response,

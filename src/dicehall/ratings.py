@@ -33,6 +33,16 @@ def ranks_of(result: Result) -> list[float]:
     return [1.0 if seat in winners else 2.0 for seat in range(len(result.net))]
 
 
+def ordinal(mu: float, sigma: float) -> float:
+    """The figure shown for a rating, as OpenSkill works it out: mu − 3 sigma."""
+    return float(PlackettLuce().rating(mu=mu, sigma=sigma).ordinal())
+
+
+def win_share(result: Result, seat: int) -> float:
+    """A seat's part of the win: 1 alone, 1/2 for one of two winners, ..., 0 for a loss."""
+    return 1 / len(result.winners) if seat in result.winners else 0.0
+
+
 @dataclass
 class Standing:
     """One player's rating on a ladder, with the games behind it."""
@@ -77,12 +87,10 @@ class RatingBook:
         standings = [self.standing(p) for p in players]
         teams = [[s.rating] for s in standings]
         rated = self.model.rate(teams, ranks=ranks_of(result))
-        winners = set(result.winners)
         for seat, (standing, team) in enumerate(zip(standings, rated, strict=True)):
             standing.rating = team[0]
             standing.games += 1
-            if seat in winners:
-                standing.wins += 1 / len(winners)
+            standing.wins += win_share(result, seat)
 
     def table(self) -> list[Standing]:
         """The leaderboard, best first."""

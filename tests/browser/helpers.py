@@ -36,6 +36,7 @@ def create_table(
     turn_seconds: int | None = None,
     grace_seconds: int | None = None,
     listed: bool = True,
+    rated: bool = False,
 ) -> str:
     """Fill in the lobby's form and create a table; returns the table id from the URL.
 
@@ -61,6 +62,7 @@ def create_table(
     if grace_seconds is not None:
         page.fill("#grace-seconds", str(grace_seconds))
     page.set_checked("#listed", listed)
+    page.set_checked("#rated", rated)
     page.fill("#host-name", name)
     page.click("button:has-text('Create table')")
     page.wait_for_url("**/#/table/*")

@@ -17,7 +17,8 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from dicehall.core.game import Game
-from dicehall.server.store import DatabaseInUse, Store, metadata
+from dicehall.server.store import DatabaseInUse, Store
+from tests.server.databases import wipe
 from tests.server.helpers import CASES, Conn, create, drive, receive, running
 from tests.server.scenarios import (
     full_game_leaks_nothing,
@@ -38,9 +39,7 @@ IDS = [c[0] for c in CASES]
 def pg_url() -> Iterator[str]:
     """The test database, emptied of the server's tables before each test."""
     assert PG_URL is not None
-    engine = create_engine(PG_URL)
-    metadata.drop_all(engine)
-    engine.dispose()
+    wipe(PG_URL)
     yield PG_URL
 
 

@@ -17,6 +17,7 @@ from dicehall.core.shown import shown_throws
 from dicehall.server import live
 from dicehall.server.catalog import Catalog
 from dicehall.server.store import Store
+from tests.server.databases import as_before_migrations
 from tests.server.helpers import (
     Conn,
     check_messages,
@@ -165,6 +166,7 @@ def test_a_database_from_before_the_choice_gains_the_column_with_seed_tables(
     db = tmp_path / "old.sqlite"
     with running(db) as client:
         create(client, "duel", bots={1: "random"})
+    as_before_migrations(f"sqlite:///{db}")
     con = sqlite3.connect(db)
     con.execute("ALTER TABLE tables DROP COLUMN fairness")
     con.commit()

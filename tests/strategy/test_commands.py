@@ -72,3 +72,22 @@ def test_tao_solver_exploitability_needs_a_solved_strategy(
     monkeypatch.setenv("DICEHALL_STRATEGIES", str(tmp_path))
     result = runner.invoke(app, ["exploitability", "tao", "--bot", "solver", "-o", "length=single"])
     assert result.exit_code == 2 and "dicehall solve tao" in result.output
+
+
+def test_tao_solve_writes_its_strategy_and_measures_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command's wiring, on the small two-stone match of test_tao_solver (seconds, not
+    the full game's tens of minutes)."""
+    from dicehall.games.tao import solving
+    from dicehall.games.tao.solver import Model
+    from tests.strategy.test_tao_solver import DICE
+
+    monkeypatch.setattr(solving, "Model", lambda: Model(DICE))
+    out = tmp_path / "tao.npz"
+    args = ["solve", "tao", "--iterations", "10", "-o", "length=single", "--out", str(out)]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["unit"] == "win probability" and 0 <= data["exploitability"] < 0.05
+    assert load(out, "tao", 2, {}).meta["iterations"] >= 10

@@ -60,9 +60,13 @@ def solved(monkeypatch: pytest.MonkeyPatch) -> Strategy:
 
 
 def test_solver_is_listed_first_only_where_it_is_measured_stronger() -> None:
-    assert next(iter(make_game("tao", 2).bots())) == "solver"
-    assert next(iter(make_game("tao", 4).bots())) == "heuristic"
-    assert "solver" in make_game("tao", 4).bots()
+    from dicehall.games.tao import SOLVER_FIRST
+
+    assert 2 in SOLVER_FIRST
+    for seats in range(2, 7):
+        bots = list(make_game("tao", seats).bots())
+        assert "solver" in bots
+        assert (bots[0] == "solver") == (seats in SOLVER_FIRST)
 
 
 @settings(max_examples=4, deadline=None)
@@ -139,3 +143,24 @@ def test_advice_at_more_seats_says_it_is_not_the_solvers_model() -> None:
     table = game.advice(state.view(0), state.legal_actions(0))
     assert table is not None and table.extra["model"] == "naive showdown"
     assert "Not the solver's model" in table.note
+
+
+def test_odds_show_the_solvers_opening_from_its_model(solved: Strategy) -> None:
+    tables = make_game("tao").odds({})
+    assert tables[-1].extra["model"] == "solver" and len(tables[-1].rows) == 11
+    assert "solved two-seat strategy" in tables[-1].note
+    assert all(0 <= cell <= 1 for row in tables[-1].rows for cell in row[1:])
+
+
+def test_at_more_seats_the_solver_buys_a_reroll_of_weak_dice_with_a_white_raise() -> None:
+    game = make_game("tao", 3, {"opener": "0"})
+    state = game.new_state()
+    for seat in (0, 1, 2):
+        state.apply(seat, {"type": "ante", "white": 0})
+    state.apply_chance((1, 2))  # seat 0: a sum of 3, far below a fresh throw's 7
+    state.apply_chance((6, 6))
+    state.apply_chance((5, 5))
+    bot = SolverBot(game, 0, random.Random(0))
+    assert bot.choose(state.view(0), state.legal_actions(0)) == {"type": "raise", "white": 1}
+    heuristic = make_bots(game, ["heuristic"], random.Random(0))[0]
+    assert heuristic.choose(state.view(0), state.legal_actions(0)) == {"type": "pass"}

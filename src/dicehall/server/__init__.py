@@ -9,6 +9,10 @@ store.py     the database (SQLAlchemy Core): table rows and ordered steps
 fairness.py  fair dice (sealed and seed tables) and the verify report
 catalog.py   the games a server offers
 limits.py    how much one client may create and join
+accounts.py  player accounts and sessions; account_api.py their endpoints
+results.py   finished games by seat, and OpenSkill ratings of rated tables
+profiles.py  players' pages, leaderboards, a game's record
+migrations/  the database schema's Alembic revisions
 commands.py  `dicehall serve` and `dicehall verify`
 server_settings.py  the server's settings: DICEHALL_* variables, config file, flags
 ops.py       health, readiness and Prometheus metrics
@@ -38,6 +42,8 @@ SERVER_MODULES = (
     "websockets",
     "prometheus_client",
     "redis",
+    "alembic",
+    "argon2",
 )
 """What the `server` extra brings; nothing outside this package (and `dicehall serve`)
 imports them, so the core, the other commands and `dicehall.rl.env` install without them."""

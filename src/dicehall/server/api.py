@@ -17,6 +17,7 @@ from fastapi import APIRouter, Header, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
 from dicehall.core.errors import DicehallError
+from dicehall.server.account_api import Accounts
 from dicehall.server.compute import Compute
 from dicehall.server.fairness import verify_transcript
 from dicehall.server.hall import Conflict, Forbidden, Hall, NotFound
@@ -65,6 +66,7 @@ class CreateTable(BaseModel):
         "finish", description="when every person has left: the bots finish, or the table closes"
     )
     spectator_chat: bool = Field(True, description="spectators may write in the table's chat")
+    rated: bool = Field(False, description="the result moves the players' ratings; else casual")
 
     def settings(self, grace_seconds: float) -> TableSettings:
         """The table's house rules; `grace_seconds` is the server's, for a body without one."""
@@ -74,6 +76,7 @@ class CreateTable(BaseModel):
             time_bank_seconds=self.time_bank_seconds,
             when_empty=self.when_empty,
             spectator_chat=self.spectator_chat,
+            rated=self.rated,
         )
 
 
@@ -103,10 +106,10 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The error answers a route may give, for the OpenAPI document."""
     said = {
         400: "a bad game, seat count, option, bot or query, in the rules core's words",
-        401: "no bot token, or one this server did not issue",
+        401: "not logged in, a wrong name or password, or a bot token this server did not issue",
         403: "the token holds no seat at this table",
-        404: "no such table, room or game",
-        409: "the table is full, or the game not over yet",
+        404: "no such table, room, game or player",
+        409: "the table is full, the game not over yet, or the name taken",
         429: "over a per-address limit; Retry-After says when to try again",
         503: "the database refused the write or the work would take long; see Retry-After",
     }
@@ -123,7 +126,11 @@ def client_address(request: Request) -> str:
 
 
 def api_router(
-    hall: Hall, limits: Limits, compute: Compute, grace_seconds: float = DEFAULT_GRACE_SECONDS
+    hall: Hall,
+    limits: Limits,
+    compute: Compute,
+    grace_seconds: float = DEFAULT_GRACE_SECONDS,
+    accounts: Accounts | None = None,
 ) -> APIRouter:
     router = APIRouter(prefix="/api")
     new_tables = PerAddress(limits.tables_per_minute, limits.tables_burst, "new tables")
@@ -142,9 +149,16 @@ def api_router(
             raise HTTPException(409, "the game is not over: its seed and throws stay secret")
         return table
 
-    async def join(table: LiveTable, body: Join) -> dict[str, Any]:
+    async def seat_account(request: Request, response: Response, name: str) -> tuple[str, str]:
+        """Who takes a seat (account_api.py) and the seat's name."""
+        return ("", name) if accounts is None else await accounts.seat(request, response, name)
+
+    async def join(
+        table: LiveTable, body: Join, request: Request, response: Response
+    ) -> dict[str, Any]:
+        account, name = await seat_account(request, response, body.name)
         try:
-            seat, token = await hall.join(table, body.name, body.seat, body.entropy)
+            seat, token = await hall.join(table, name, body.seat, body.entropy, account or None)
         except Conflict as e:
             raise HTTPException(409, str(e)) from None
         except DicehallError as e:
@@ -157,9 +171,12 @@ def api_router(
         return [hall.catalog.describe(gid) for gid in hall.catalog.ids()]
 
     @router.post("/tables", responses=errors(400, 429, 503))
-    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+    async def create_table(
+        body: CreateTable, request: Request, response: Response
+    ) -> dict[str, Any]:
         """A new table; the host takes the first seat without a bot."""
         new_tables.check(client_address(request))
+        account, host_name = await seat_account(request, response, "")
         try:
             table, seat, token = await hall.create(
                 body.game,
@@ -172,6 +189,8 @@ def api_router(
                 body.settings(grace_seconds),
                 fairness=body.fairness,
                 entropy=body.entropy,
+                account=account or None,
+                host_name=host_name or None,
             )
         except DicehallError as e:
             raise HTTPException(400, str(e)) from None
@@ -189,9 +208,11 @@ def api_router(
         return {**table.summary(), "view": table.public_view()}
 
     @router.post("/tables/{table_id}/join", responses=errors(400, 404, 409, 429, 503))
-    async def join_table(table_id: str, body: Join, request: Request) -> dict[str, Any]:
+    async def join_table(
+        table_id: str, body: Join, request: Request, response: Response
+    ) -> dict[str, Any]:
         joins.check(client_address(request))
-        return await join(table_of(table_id), body)
+        return await join(table_of(table_id), body, request, response)
 
     @router.get("/rooms/{room}", responses=errors(404, 429))
     async def get_room(room: str, request: Request) -> dict[str, Any]:
@@ -203,13 +224,15 @@ def api_router(
             raise HTTPException(404, str(e)) from None
 
     @router.post("/rooms/{room}/join", responses=errors(400, 404, 409, 429, 503))
-    async def join_room(room: str, body: Join, request: Request) -> dict[str, Any]:
+    async def join_room(
+        room: str, body: Join, request: Request, response: Response
+    ) -> dict[str, Any]:
         joins.check(client_address(request))
         try:
             table = hall.by_room(room)
         except NotFound as e:
             raise HTTPException(404, str(e)) from None
-        return await join(table, body)
+        return await join(table, body, request, response)
 
     @router.post("/tables/{table_id}/rematch", responses=errors(403, 404, 409, 429, 503))
     async def rematch(

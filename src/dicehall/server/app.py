@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 
 from dicehall import __version__
 from dicehall.core.game import Game
+from dicehall.server.account_api import Accounts, account_router
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
 from dicehall.server.compute import Compute
@@ -24,8 +25,10 @@ from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
 from dicehall.server.ops import Check, Metrics, ops_router
 from dicehall.server.outside_bots import BotTokens, bots_router
+from dicehall.server.profiles import Profiles, profile_router
 from dicehall.server.quickmatch import quickmatch_router
 from dicehall.server.replay import replay_router
+from dicehall.server.results import Results
 from dicehall.server.settings import DEFAULT_GRACE_SECONDS
 from dicehall.server.sockets import serve_socket
 from dicehall.server.store import SQLITE_SYNCHRONOUS, Store, schema_lock
@@ -74,6 +77,11 @@ def create_app(
         )
         bot_tokens = BotTokens(store.engine)
     compute = Compute(config)
+    catalog = hall.catalog
+    bot_names = {b for gid in catalog.ids() for b in catalog.describe(gid)["bots"]}
+    accounts = Accounts(store, limits, config, bot_names)
+    results = Results(store, accounts.db)
+    hall.finish_hooks.append(results.finished)
     metrics = Metrics(hall)
     hall.on_move = metrics.moved
 
@@ -100,22 +108,33 @@ def create_app(
             resumed = await hall.resume_all()
             if resumed:
                 log.info("resumed %d unfinished tables", resumed)
+        recorded = await results.catch_up(hall)
+        if recorded:
+            log.info("recorded the results of %d tables a stop had left unrecorded", recorded)
         sweeper = asyncio.create_task(sweep_forever(hall))
         yield
         sweeper.cancel()
+        await results.drain()
         if node is not None:
             await node.stop()
         hall.close()
         compute.close()
+        accounts.passwords.close()
         await asyncio.sleep(0)
 
     app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
-    app.include_router(api_router(hall, limits, compute, grace_seconds))
+    app.include_router(api_router(hall, limits, compute, grace_seconds, accounts))
     app.include_router(ops_router(metrics, checks))
     app.include_router(replay_router(hall))
     app.include_router(bots_router(hall, bot_tokens, limits))
-    app.include_router(quickmatch_router(hall, limits, grace_seconds))
+    app.include_router(quickmatch_router(hall, limits, grace_seconds, accounts))
+
+    async def forget(account_id: str) -> None:
+        await results.forget(hall, account_id)
+
+    app.include_router(account_router(accounts, forget))
+    app.include_router(profile_router(Profiles(store.engine, accounts.db), results, catalog.ids()))
 
     @app.exception_handler(TooManyRequests)
     async def too_many(_request: Request, e: TooManyRequests) -> JSONResponse:
@@ -129,8 +148,9 @@ def create_app(
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
-        """Play (with ?token=) or watch a table."""
-        await serve_socket(ws, hall, compute, table_id, rate, burst)
+        """Play (with ?token=, or ?seat=N logged in as its player) or watch a table."""
+        account = await accounts.viewer(ws) if "seat" in ws.query_params else None
+        await serve_socket(ws, hall, compute, table_id, rate, burst, account)
 
     if (WEB / "index.html").exists():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")

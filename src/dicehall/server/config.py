@@ -46,3 +46,10 @@ class ServerConfig:
 
     # how long a client is asked to wait (Retry-After) when the server is busy
     retry_after_seconds: int = 5
+
+    # Argon2id for account passwords (accounts.py): argon2-cffi's defaults, RFC 9106's
+    # low-memory profile (3 passes over 64 MiB); a bounded pool of threads hashes them
+    password_time_cost: int = 3
+    password_memory_kib: int = 65536
+    password_threads: int = 1
+    password_queue: int = 32

@@ -98,6 +98,8 @@ class Hall:
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()
         self.rooms: dict[str, str] = {}
         self.rng = random.Random(secrets.randbits(64))  # bots' own choices, not the dice
+        # called on the event loop once a table's game is over (results.py records it)
+        self.finish_hooks: list[Callable[[LiveTable], None]] = []
         # hooks of several processes on one site (server/cluster/) and of the metrics
         # (server/ops.py); None for one process
         self.on_open: Callable[[str], Awaitable[None]] | None = None  # before it is stored
@@ -166,10 +168,14 @@ class Hall:
         settings: TableSettings | None = None,
         fairness: str = SEALED,
         entropy: str | None = None,
+        account: str | None = None,
+        host_name: str | None = None,
     ) -> tuple[LiveTable, int, str]:
         """A new table; the host takes the first seat not given to a bot.
 
-        `entropy` is the host's commitment to its entropy for the dice (sealed tables)."""
+        `entropy` is the host's commitment to its entropy for the dice (sealed tables),
+        `account` the id of the host's account (accounts.py), `host_name` its name there
+        (a named account's own, over any in `names`)."""
         game = self.catalog.make(game_id, seats, options)
         if fairness not in MODES:
             raise OptionError(f"fairness must be one of {', '.join(MODES)}; got {fairness!r}")
@@ -204,6 +210,10 @@ class Hall:
         token = new_token()
         host = humans[0]
         players[host]["token_hash"] = token_hash(token)
+        if account is not None:
+            players[host]["account"] = account
+        if host_name is not None:
+            players[host]["name"] = host_name
         if entropy is not None:
             players[host]["entropy"] = check_commit(entropy)
         settings = settings or TableSettings()
@@ -221,10 +231,19 @@ class Hall:
         return table, host, token
 
     async def join(
-        self, table: LiveTable, name: str, seat: int | None, entropy: str | None = None
+        self,
+        table: LiveTable,
+        name: str,
+        seat: int | None,
+        entropy: str | None = None,
+        account: str | None = None,
     ) -> tuple[int, str]:
         if table.status != WAITING:
             raise Conflict(f"table {table.id} is {table.status}: no seat is free")
+        if table.settings.rated and account is not None:
+            held = [s for s, p in enumerate(table.record.players) if p.get("account") == account]
+            if held:
+                raise Conflict(f"you hold seat {held[0]} of this rated table already")
         free = table.free_seats()
         if seat is None:
             if not free:
@@ -236,7 +255,7 @@ class Hall:
             raise Conflict(f"seat {seat} of table {table.id} is taken")
         commit = None if entropy is None else check_commit(entropy)
         token = new_token()
-        await table.claim(seat, token, name.strip() or None, commit)
+        await table.claim(seat, token, name.strip() or None, commit, account)
         return seat, token
 
     async def rematch(
@@ -256,6 +275,7 @@ class Hall:
                         "bot": p["bot"],
                         "token_hash": None,
                         "reserved": not p["bot"],
+                        **({"account": p["account"]} if p.get("account") else {}),
                         # a bot from outside comes back with its own rematch token
                         **({"outside": True} if p.get("outside") else {}),
                     }
@@ -366,6 +386,9 @@ class Hall:
             del self.live[table.id]
             self.rooms.pop(table.record.room, None)
             self._keep_finished(table)
+            if table.status == OVER:
+                for hook in self.finish_hooks:
+                    hook(table)
             if self.on_end is not None:
                 self.on_end(table.id)
 

@@ -12,6 +12,9 @@ message limit is the same bucket.
 The address is the connection's peer: behind a reverse proxy every client
 shares the proxy's address unless uvicorn is told to trust its forwarded
 headers (`--proxy-headers`, `--forwarded-allow-ips`).
+
+Login attempts have buckets of their own (account_api.py): per address, and
+per account name, so that many addresses cannot guess one password faster.
 """
 
 from __future__ import annotations
@@ -77,6 +80,8 @@ class Limits:
     waiting_minutes: float = 30.0  # then a table still waiting is closed (expiry.py)
     odds_per_minute: float = 30.0  # GET /api/odds per client address (answers are cached)
     odds_burst: int = 20
+    logins_per_minute: float = 10.0  # login attempts per client address, and per account name
+    logins_burst: int = 5
 
     @classmethod
     def generous(cls, n: int = 1_000_000) -> Limits:
@@ -89,6 +94,8 @@ class Limits:
             max_waiting_tables=n,
             odds_per_minute=n,
             odds_burst=n,
+            logins_per_minute=n,
+            logins_burst=n,
         )
 
 

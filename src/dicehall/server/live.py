@@ -233,20 +233,30 @@ class LiveTable:
         return data
 
     async def claim(
-        self, seat: int, token: str, name: str | None = None, entropy: str | None = None
+        self,
+        seat: int,
+        token: str,
+        name: str | None = None,
+        entropy: str | None = None,
+        account: str | None = None,
     ) -> None:
-        """A player takes a seat; `entropy`: their commitment to their entropy (checked hex).
+        """A player takes a seat; `entropy`: their commitment to their entropy (checked hex),
+        `account`: the id of the player's account (accounts.py), kept with the seat.
 
         Stored first: when the database refuses (StorageError, a 503) the seat stays free.
         """
-        await self._whole(self._claim(seat, token, name, entropy))
+        await self._whole(self._claim(seat, token, name, entropy, account))
         if self.status == WAITING and not self._unclaimed():
             await self.begin()
 
-    async def _claim(self, seat: int, token: str, name: str | None, entropy: str | None) -> None:
+    async def _claim(
+        self, seat: int, token: str, name: str | None, entropy: str | None, account: str | None
+    ) -> None:
         async with self.lock:
             players = copy.deepcopy(self.record.players)
             players[seat].update(token_hash=token_hash(token), reserved=False)
+            if account is not None:
+                players[seat]["account"] = account
             if name is not None:
                 players[seat]["name"] = name
             if entropy is not None:
@@ -675,6 +685,8 @@ class LiveTable:
         moved on meanwhile, its move is stale and the bot is asked again."""
         self._bot_turns.pop(seat, None)
         if self.record.status != PLAYING or seat not in self.state.actors():
+            return
+        if seat not in self.bots:  # its player came back after this turn was planned
             return
         step = self.step
         try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
 from dicehall.core.errors import DicehallError
@@ -20,6 +20,7 @@ from dicehall.server.limits import Limits, PerAddress
 from dicehall.server.settings import TableSettings
 
 if TYPE_CHECKING:
+    from dicehall.server.account_api import Accounts
     from dicehall.server.hall import Hall
     from dicehall.server.live import LiveTable
 
@@ -61,7 +62,10 @@ def lobby_facts(table: LiveTable, now: float) -> dict[str, Any]:
     }
 
 
-def quickmatch_router(hall: Hall, limits: Limits, grace_seconds: float) -> APIRouter:
+def quickmatch_router(
+    hall: Hall, limits: Limits, grace_seconds: float, accounts: Accounts | None = None
+) -> APIRouter:
+    """`accounts`: who takes the seat (account_api.py), as for any join."""
     from dicehall.server.api import client_address, errors, seat_grant  # api needs the hall
     from dicehall.server.hall import Conflict
 
@@ -70,18 +74,21 @@ def quickmatch_router(hall: Hall, limits: Limits, grace_seconds: float) -> APIRo
     opens = PerAddress(limits.tables_per_minute, limits.tables_burst, "new tables")
 
     @router.post("/quickmatch", responses=errors(400, 429, 503))
-    async def quickmatch(body: QuickMatch, request: Request) -> dict[str, Any]:
+    async def quickmatch(body: QuickMatch, request: Request, response: Response) -> dict[str, Any]:
         """A seat at the longest-waiting listed table of this game and seat count with a
         seat free for a person, or at a new such table when none fits (`opened`)."""
         address = client_address(request)
         asks.check(address)
+        account, name = ("", body.name)
+        if accounts is not None:
+            account, name = await accounts.seat(request, response, body.name)
         try:
             seats = hall.catalog.make(body.game, body.seats, {}).seats
         except DicehallError as e:
             raise HTTPException(400, str(e)) from None
         for table in [t for t in hall.live.values() if fits(t, body.game, seats)]:
             try:
-                seat, token = await hall.join(table, body.name, None, body.entropy)
+                seat, token = await hall.join(table, name, None, body.entropy, account or None)
             except Conflict:  # taken meanwhile: the next one
                 continue
             except DicehallError as e:
@@ -94,11 +101,12 @@ def quickmatch_router(hall: Hall, limits: Limits, grace_seconds: float) -> APIRo
                 seats,
                 {},
                 {},
-                [body.name],
+                [name],
                 None,
                 600,
                 TableSettings(listed=True, grace_seconds=grace_seconds),
                 entropy=body.entropy,
+                account=account or None,
             )
         except DicehallError as e:
             raise HTTPException(400, str(e)) from None

@@ -110,6 +110,12 @@ class ServerSettings(BaseSettings):
         _LIMITS.odds_per_minute, gt=0, description="odds requests a minute per address"
     )
     odds_burst: int = Field(_LIMITS.odds_burst, ge=1, description="odds requests at once")
+    logins_per_minute: float = Field(
+        _LIMITS.logins_per_minute, gt=0, description="login attempts a minute per address and name"
+    )
+    logins_burst: int = Field(
+        _LIMITS.logins_burst, ge=1, description="login attempts at once per address and name"
+    )
 
     # config.ServerConfig: the worker pools, the database's retries, Retry-After
     compute_workers: int = Field(
@@ -175,6 +181,21 @@ class ServerSettings(BaseSettings):
         ge=1,
         le=3600,
         description="the Retry-After of a 503 when the server is busy",
+    )
+    password_time_cost: int = Field(
+        _CONFIG.password_time_cost, ge=1, le=20, description="Argon2id passes for passwords"
+    )
+    password_memory_kib: int = Field(
+        _CONFIG.password_memory_kib,
+        ge=64,
+        le=4 * 1024 * 1024,
+        description="Argon2id memory for a password, KiB",
+    )
+    password_threads: int = Field(
+        _CONFIG.password_threads, ge=1, le=64, description="threads that hash passwords"
+    )
+    password_queue: int = Field(
+        _CONFIG.password_queue, ge=1, description="password checks running or waiting"
     )
 
     @field_validator("log_level", mode="before")

@@ -38,6 +38,7 @@ class TableSettings:
     time_bank_seconds: float | None = None  # extra time per player for the whole game
     when_empty: str = FINISH
     spectator_chat: bool = True  # the host may close the chat to spectators
+    rated: bool = False  # the result moves the players' ratings (results.py); else casual
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicehall.core.errors import DicehallError
 from dicehall.core.nesting import depth
+from dicehall.server.accounts import Account
 from dicehall.server.chat import ChatError, chat_limit
 from dicehall.server.compute import Compute
 from dicehall.server.fairness import check_commit
@@ -77,8 +78,16 @@ class Connection:
 
 
 async def serve_socket(
-    ws: WebSocket, hall: Hall, compute: Compute, table_id: str, rate: float, burst: int
+    ws: WebSocket,
+    hall: Hall,
+    compute: Compute,
+    table_id: str,
+    rate: float,
+    burst: int,
+    account: Account | None = None,
 ) -> None:
+    """`account`: who the connection's session cookie is logged in as, when it asks to play
+    a seat by number (`?seat=N`) rather than by token."""
     await ws.accept()
     try:
         table = hall.get(table_id)
@@ -91,6 +100,11 @@ async def serve_socket(
         seat = table.seat_of(token)
         if seat is None:
             await _refuse(ws, "this token holds no seat at this table", 4403)
+            return
+    elif "seat" in ws.query_params:
+        seat = _account_seat(table, account, ws.query_params["seat"])
+        if seat is None:
+            await _refuse(ws, "you are not logged in as the player of that seat", 4403)
             return
     conn = Connection(ws, seat, TokenBucket(rate, burst))
     async with table.lock:  # a step being stored: welcome with it, not before it
@@ -120,6 +134,17 @@ async def serve_socket(
         # the close frame may never get through to a client that does not read: don't wait
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(code=1008, reason="too far behind"), 1.0)
+
+
+def _account_seat(table: LiveTable, account: Account | None, asked: str) -> int | None:
+    """The seat `asked` if the account holds it (a seat taken, under this account)."""
+    if account is None or not asked.isdigit():
+        return None
+    seat = int(asked)
+    players = table.record.players
+    if seat >= len(players) or players[seat].get("account") != account.id:
+        return None
+    return seat if players[seat]["token_hash"] is not None else None
 
 
 async def _read(conn: Connection, table: LiveTable, compute: Compute) -> int | None:

@@ -29,6 +29,9 @@ thread for many tables' moves rather than one each. A table still hears back
 only once its own steps are committed; if the shared transaction fails, each
 table's steps are tried again alone, so one table's refused write never fails
 another's.
+
+The schema is Alembic's (migrations/): a store migrates its database in place
+when it opens it, so a database made by any earlier version keeps every row.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -54,7 +57,6 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
-    inspect,
     select,
     text,
     update,
@@ -63,9 +65,12 @@ from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from dicehall.core.errors import DicehallError
 from dicehall.server.workers import Busy, Pool
 
 log = logging.getLogger("dicehall.server")
+
+T = TypeVar("T")
 
 SQLITE_SYNCHRONOUS = "NORMAL"
 
@@ -176,8 +181,10 @@ class Store:
         self.errors = 0  # writes the database refused (server/ops.py's metrics)
         if self.engine.dialect.name == "postgresql":
             self._lock = _hold_server_lock(self.engine, shared=not exclusive)
-        metadata.create_all(self.engine)
-        _add_missing_columns(self.engine)
+        # the schema, migrated in place (migrations/): tables, then accounts and results
+        from dicehall.server import migrations
+
+        migrations.upgrade(self.engine)
         # one writer thread: SQLite takes one writer at a time anyway, and order is kept;
         # an in-memory database has one connection that must stay on the loop's thread
         memory = self.engine.dialect.name == "sqlite" and self.engine.url.database in (
@@ -191,9 +198,14 @@ class Store:
 
     async def write(self, fn: Callable[..., None], *args: Any) -> None:
         """Run one of the write methods below in the writer thread; StorageError if refused."""
+        await self.run(fn, *args)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Any database job in the writer thread, with its answer: the account and result
+        stores' reads too, which must not wait on the event loop; StorageError if refused."""
         try:
-            await self.writer.run(fn, *args)
-        except Busy:
+            return await self.writer.run(fn, *args)
+        except (Busy, DicehallError):  # refused, or the job's own answer (a name taken ...)
             raise
         except Exception as e:  # a driver's own error, a connection lost mid-commit, ...
             self.errors += 1
@@ -366,15 +378,6 @@ def schema_lock(url: str) -> Iterator[None]:
                 db.commit()
     finally:
         engine.dispose()
-
-
-def _add_missing_columns(engine: Engine) -> None:
-    """Columns added since a database was made: a table's fairness mode."""
-    if "fairness" not in {c["name"] for c in inspect(engine).get_columns("tables")}:
-        with engine.begin() as db:
-            db.execute(
-                text("ALTER TABLE tables ADD COLUMN fairness VARCHAR(16) NOT NULL DEFAULT 'seed'")
-            )
 
 
 def _hold_server_lock(engine: Engine, shared: bool = False) -> Connection:

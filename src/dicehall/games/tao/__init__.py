@@ -19,7 +19,7 @@ from dicehall.games.tao.rules import TaoDice as TaoRules
 if TYPE_CHECKING:
     from dicehall.strategy.solver import GameSolver
 
-SOLVER_FIRST = frozenset({2})
+SOLVER_FIRST = frozenset({2, 3, 4})
 """Seat counts where the solver bot is measured stronger than the heuristic (docs/strategy.md)."""
 
 
@@ -36,6 +36,14 @@ class TaoDice(TaoRules):
         from dicehall.games.tao.solver_advice import advice
 
         return advice(self, view, legal)
+
+    @classmethod
+    def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
+        """The showdown odds, and (with no query) how the solver bets its first round."""
+        from dicehall.games.tao.solver_advice import opening_table
+
+        tables = super().odds(query)
+        return tables if query else [*tables, opening_table()]
 
     def solver(self) -> GameSolver:
         from dicehall.games.tao.solving import TaoSolver

@@ -6,14 +6,17 @@ found from its view (`rounds.locate`: the position the betting round
 started from, the bets so far, its own 2d6 and the d12s). It draws its
 action with its own random source, so a seed makes its play reproducible.
 
-At three to six seats no equilibrium is known. Where a betting round is a
-duel the model holds (two players in it, one stone a bid, the stones and
-pot those of a two-seat match) it plays the two-seat strategy; everywhere
-else it plays as the heuristic bot. docs/strategy.md has what that is worth.
+At three to six seats no equilibrium is known, and the two-seat strategy
+does not carry over even to a match's last two players: they hold the
+stones of the whole table (18 to 36), more than any two-seat position (12),
+and with four or more seats the bid unit grows (D11). There it plays the
+heuristic with the two-seat solution's plainest lesson added
+(`RerollBuyer`: raise with a white stone to buy a reroll of weak dice).
+`Game.bots()` lists it first only where duels measured it stronger.
 
 The strategy takes tens of minutes to solve and is not shipped: until
-`dicehall solve tao` has stored it, the bot plays as the heuristic bot
-everywhere. It never solves during a move.
+`dicehall solve tao` has stored it, the bot plays at two seats as the
+heuristic bot. It never solves during a move.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import numpy as np
 
 from dicehall.core import Action, Game, View
 from dicehall.games.tao.bots import HeuristicBot
+from dicehall.games.tao.odds import equity, position
 from dicehall.games.tao.rounds import Decision, Dice, Positions, locate, slot_of
 from dicehall.games.tao.strategies import Strategy, stored
 
@@ -33,36 +37,6 @@ from dicehall.games.tao.strategies import Strategy, stored
 @cache
 def positions() -> Positions:
     return Positions(Dice())
-
-
-def two_seat_view(view: View) -> View | None:
-    """A view of a duel the two-seat model holds, as a two-seat view; None if it is not one."""
-    players = view["players"]
-    if len(players) == 2:
-        return view
-    seats = [p["seat"] for p in players if p["status"] == "in"]
-    if len(seats) != 2 or view.get("m") != 1 or view["seat"] not in seats:
-        return None
-    if any(b["seat"] not in seats for b in view["bets"]):
-        return None
-    stones = sum(players[s]["black"] + players[s]["white"] for s in seats)
-    pot = view["pot"]["black"] + view["pot"]["white"]
-    pos = positions()
-    if stones + pot != pos.black + pos.white:
-        return None
-    if sum(players[s]["black"] for s in seats) + view["pot"]["black"] != pos.black:
-        return None
-    index = {s: i for i, s in enumerate(seats)}
-    opener = view["opener"]
-    if opener not in index:
-        return None
-    return {
-        **view,
-        "seat": index[view["seat"]],
-        "opener": index[opener],
-        "players": [{**players[s], "seat": index[s]} for s in seats],
-        "bets": [{**b, "seat": index[b["seat"]]} for b in view["bets"]],
-    }
 
 
 def ante_chances(strategy: Strategy, view: View, legal: Sequence[Action]) -> list[float] | None:
@@ -96,12 +70,41 @@ def betting_chances(strategy: Strategy, where: Decision, legal: Sequence[Action]
     return [c / total for c in chances] if total > 0 else [1 / len(legal)] * len(legal)
 
 
+BUY_MARGIN = 1.25
+"""Buy a reroll when it raises the showdown equity by this factor (RerollBuyer)."""
+
+
+class RerollBuyer(HeuristicBot):
+    """The heuristic with the two-seat solution's plainest lesson, for larger tables.
+
+    The solved strategy opens a weak 2d6 (a sum of 6 or less) with a raise
+    paid in white most of the time: the raise is the only way to buy a
+    reroll when nobody else bets (D5). The heuristic raises on strength only,
+    so it keeps its weak dice; this bot raises with a white stone in stage
+    one, before anyone has raised, whenever rerolling would raise its
+    showdown equity by `BUY_MARGIN`, and otherwise plays as the heuristic.
+    """
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        if view["phase"] == "bet" and view["stage"] == 1 and legal[0]["type"] == "pass":
+            whites = [a for a in legal if a["type"] == "raise" and a["white"] > 0]
+            if whites:
+                where = position(view)
+                opponents = where.opponent_totals()
+                keep = equity(where.keep(), opponents)
+                if equity(where.reroll_two_d6(), opponents) > BUY_MARGIN * keep:
+                    return whites[0]
+        return super().choose(view, legal)
+
+
 class SolverBot:
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = rng
         self.strategy: Strategy | None = stored()
-        self.heuristic = HeuristicBot(game, seat, rng)
+        # Beyond the model (more seats, or nothing solved yet): the heuristic, buying rerolls
+        # at larger tables as the two-seat solution does.
+        self.heuristic = (RerollBuyer if game.seats > 2 else HeuristicBot)(game, seat, rng)
 
     def policy(self, view: View, legal: Sequence[Action]) -> list[float]:
         """The chance of each legal action."""
@@ -116,8 +119,7 @@ class SolverBot:
             return None
         if view["phase"] == "ante":
             return ante_chances(self.strategy, view, legal)
-        duel = two_seat_view(view) if view["phase"] == "bet" else None
-        where = None if duel is None else locate(duel, positions())
+        where = locate(view, positions()) if view["phase"] == "bet" else None
         return None if where is None else betting_chances(self.strategy, where, legal)
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:

@@ -7,7 +7,7 @@ import { keepEntropy, newEntropy } from "./fair.js";
 /** An error from the server, with the server's own message. */
 export class ApiError extends Error {}
 
-async function call(method, path, body, headers = {}) {
+export async function call(method, path, body, headers = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";

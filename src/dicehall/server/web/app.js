@@ -4,8 +4,14 @@
 //   #/table/ID       a table, played with this browser's seat token or watched
 //   #/replay/ID[/N]  a finished game on the board, step by step, from seat N or a spectator
 //   #/replay         a transcript file dropped on the page, replayed the same way
+//   #/account        register, log in, log out, delete the account
+//   #/player/NAME    a player's ratings, rating history and games
+//   #/leaderboard/G  the best ratings in game G
+//   #/game/ID        a finished game: players, result, rating changes, transcript, dice check
 
+import { refreshAccountLink, showAccount } from "./account.js";
 import { showLobby, showRoom } from "./lobby.js";
+import { showGameRecord, showLeaderboard, showPlayer } from "./profiles.js";
 import { showReplay } from "./replay.js";
 import { TableScreen } from "./table.js";
 
@@ -19,12 +25,17 @@ function route() {
   if (kind === "room" && id) screen = showRoom(main, id);
   else if (kind === "table" && id) screen = new TableScreen(main, id);
   else if (kind === "replay") screen = showReplay(main, id, part);
+  else if (kind === "account") screen = showAccount(main);
+  else if (kind === "player" && id) screen = showPlayer(main, id);
+  else if (kind === "leaderboard") screen = showLeaderboard(main, id);
+  else if (kind === "game" && id) screen = showGameRecord(main, id);
   else screen = showLobby(main);
   main.focus({ preventScroll: true });
 }
 
 window.addEventListener("hashchange", route);
 route();
+refreshAccountLink();
 
 // A handle for debugging from the console (and for the browser tests):
 // window.dicehall.screen.connection.drop() simulates a dropped connection.

@@ -64,6 +64,7 @@ function buildNewTable(section, list) {
   const emptySelect = h("select", { id: "when-empty", name: "when_empty" },
     h("option", { value: "finish" }, "the bots finish the game"), h("option", { value: "close" }, "close the table"));
   const spectatorChat = h("input", { id: "spectator-chat", name: "spectator_chat", type: "checkbox", checked: true });
+  const ratedInput = h("input", { id: "rated", name: "rated", type: "checkbox" });
   const syncTimer = () => (timerInput.placeholder = listedInput.checked ? "60 (listed tables)" : "no timer");
   listedInput.addEventListener("change", syncTimer);
   const fairHelp = h("p", { class: "help", id: "fairness-help" }, MODES.sealed);
@@ -119,6 +120,7 @@ function buildNewTable(section, list) {
     field("A gone player's seat is played by the bot after (seconds)", graceInput),
     field("When every player has left", emptySelect),
     checkField("Spectators may chat", spectatorChat),
+    checkField("Rated: the result moves every player's rating (bots' too)", ratedInput),
     error, submit);
 
   form.addEventListener("submit", async (event) => {
@@ -152,6 +154,7 @@ function buildNewTable(section, list) {
     if (graceInput.value) body.grace_seconds = Number(graceInput.value);
     body.when_empty = emptySelect.value;
     body.spectator_chat = spectatorChat.checked;
+    body.rated = ratedInput.checked;
     submit.disabled = true;
     try {
       const made = await api.create(body);

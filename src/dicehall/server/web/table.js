@@ -442,6 +442,7 @@ export class TableScreen {
           h("th", { scope: "row" }, seatName(this.names, i)), h("td", {}, n > 0 ? `+${n}` : String(n)))))),
       h("div", { class: "row" }, rematch,
         h("a", { class: "button", href: `#/replay/${this.tableId}` }, "Replay step by step"),
+        h("a", { class: "button", href: `#/game/${this.tableId}` }, "Results and ratings"),
         h("a", { class: "button", href: "#/" }, "Lobby")));
   }
 

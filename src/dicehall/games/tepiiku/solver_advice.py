@@ -1,0 +1,176 @@
+"""What the Tepiiku solver tells a player: each choice's expected coins, from its model.
+
+The numbers are the solved round of `solver.py` at the seat's cap (its own
+coins, at most `strategy.MAX_CAP`, held by every seat), every seat playing the
+solver's policy afterwards; the panel says so. The advice never solves: with
+the cap's tables not computed yet it shows the heuristic's table of `odds.py`
+and says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from dicehall.core.game import Action, View
+from dicehall.core.odds import OddsTable
+from dicehall.games.tepiiku import odds, strategy
+from dicehall.games.tepiiku.hands import SCORES, TRANSITION, action_of, hand_index
+
+MODEL_NOTE = (
+    "From the solver's model: the round after the thumbs solved exactly "
+    "(every seat maximising its expected coins), the thumbs at an approximate "
+    "equilibrium, every seat holding {cap} coins (your own, rounded down to a solved cap) "
+    "and playing the solver's policy afterwards."
+)
+
+
+def advice(view: View, legal: Sequence[Action]) -> OddsTable | None:
+    seat = view.get("seat")
+    if seat is None or not legal or view.get("dice", [None] * 3)[seat] is None:
+        return None
+    cap = strategy.cap_of(view, seat)
+    try:
+        tables = strategy.tables(cap)
+    except strategy.NotSolved:
+        table = odds.advice_table(view, legal)
+        if table is not None:
+            table.note += (
+                f" The solver's tables for {cap} coins are not computed yet "
+                "(python benchmarks/tepiiku_solver.py), so these are the heuristic's."
+            )
+        return table
+    note = MODEL_NOTE.format(cap=cap)
+    phase = view.get("phase")
+    if phase == "bet":
+        return _thumbs(tables, view, seat, note)
+    if phase == "fish" and view.get("roles"):
+        return _fish(tables, view, legal, seat, note)
+    if phase == "forced":
+        return _forced(tables, view, legal, seat, note)
+    if phase == "ties":
+        return _ties(tables, view, legal, seat, note)
+    return None
+
+
+def _thumbs(tables: strategy.Tables, view: View, seat: int, note: str) -> OddsTable:
+    hand = hand_index(view["dice"][seat])
+    down, up = tables.thumbs_value[seat, hand]
+    chance = tables.thumbs[seat, hand]
+    rows: list[list[Any]] = [
+        ["thumbs down", f"{down:+.3f}", float(1 - chance)],
+        ["thumbs up", f"{up:+.3f}", float(chance)],
+    ]
+    return OddsTable(
+        title=f"Thumbs with a score of {int(SCORES[hand])}",
+        columns=["choice", "expected coins this round", "solver plays it"],
+        rows=rows,
+        note=note
+        + f" The thumbs equilibrium's NashConv is {tables.thumbs_nash_conv:.4f} coins a round.",
+    )
+
+
+def _fish(
+    tables: strategy.Tables, view: View, legal: Sequence[Action], seat: int, note: str
+) -> OddsTable:
+    from dicehall.games.tepiiku import solver
+
+    lay = solver.layout()
+    position = tables.fish_position(view)
+    pot = int(view["pot"])
+    cap = tables.cap
+    after = solver.fish_after(tables.fish_value, tables.forced_value, tables.cap, pot)[
+        lay.fish_gather[position]
+    ]  # (56, 3)
+    choice = tables.fish_choice(view)
+    hand = view["dice"][seat]
+    scores = view["scores"]
+    roles = view["roles"]
+    middle, hook = scores[roles["middle"]], scores[roles["hook"]]
+    rows: list[list[Any]] = [
+        [
+            "pay the pot",
+            "",
+            "",
+            "",
+            "",
+            f"{-min(pot, cap):+.3f}",
+            "◀ solver" if choice is None else "",
+        ]
+    ]
+    moves = TRANSITION[lay.fish[position, 0]]
+    for action in legal:
+        if action.get("type") != "reroll":
+            continue
+        dice = tuple(action["dice"])
+        k = action_of(hand, dice)
+        c = odds.fish_chances(hand, dice, middle, hook)
+        value = float(moves[k] @ after[:, 0])
+        mark = "◀ solver" if choice == k and _first(hand, dice, legal) else ""
+        rows.append([odds.dice_label(dice), c.bust, c.still, c.tie, c.beat, f"{value:+.3f}", mark])
+    return OddsTable(
+        title=f"Your choice as the Fish: score {SCORES[hand_index(hand)]}, middle {middle}, "
+        f"Hook {hook}, pot {pot}",
+        columns=["choice", "bust", "still the Fish", "tie", "beat", "expected coins", "solver"],
+        rows=rows,
+        note=note,
+    )
+
+
+def _first(hand: Sequence[str], dice: Sequence[int], legal: Sequence[Action]) -> bool:
+    """Whether `dice` is the first legal reroll taking these runes (duplicates share a row)."""
+    runes = sorted(hand[i] for i in dice)
+    for action in legal:
+        if action.get("type") == "reroll" and sorted(hand[i] for i in action["dice"]) == runes:
+            return tuple(action["dice"]) == tuple(dice)
+    return False
+
+
+def _forced(
+    tables: strategy.Tables, view: View, legal: Sequence[Action], seat: int, note: str
+) -> OddsTable:
+    from dicehall.games.tepiiku import solver
+
+    lay = solver.layout()
+    position = tables.forced_position(view)
+    pot = int(view["pot"])
+    after = solver.forced_after(tables.fish_value, tables.forced_value, tables.cap, pot)[
+        lay.forced_gather[position]
+    ]
+    choice = tables.forced_choice(view)
+    hand = view["dice"][seat]
+    moves = TRANSITION[lay.forced[position, 0]]
+    rows: list[list[Any]] = []
+    for action in legal:
+        dice = tuple(action["dice"])
+        k = action_of(hand, dice)
+        value = float(moves[k] @ after[:, 0])
+        mark = "◀ solver" if choice == k and _first(hand, dice, legal) else ""
+        rows.append([odds.dice_label(dice), f"{value:+.3f}", mark])
+    return OddsTable(
+        title=f"Your forced reroll (T8), pot {pot}",
+        columns=["reroll", "expected coins", "solver"],
+        rows=rows,
+        note=note,
+    )
+
+
+def _ties(
+    tables: strategy.Tables, view: View, legal: Sequence[Action], seat: int, note: str
+) -> OddsTable:
+    mix = tables.tie_mix(view, seat)
+    hand = view["dice"][seat]
+    others = [view["scores"][s] for s in range(3) if s != seat]
+    rows: list[list[Any]] = []
+    for action in legal:
+        dice = tuple(action["dice"])
+        k = action_of(hand, dice)
+        share = mix[k] if _first(hand, dice, legal) else 0.0
+        rows.append([odds.dice_label(dice), *odds.place_chances(hand, dice, others), float(share)])
+    return OddsTable(
+        title=f"Your tie reroll (T6) against scores {others[0]} and {others[1]}",
+        columns=["reroll", "lowest", "middle", "highest", "tied again", "solver plays it"],
+        rows=rows,
+        note=note + " Tied players choose at once: the solver plays its part of an equilibrium of "
+        "the tie (mixed where no pure one exists).",
+    )

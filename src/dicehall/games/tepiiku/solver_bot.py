@@ -1,0 +1,58 @@
+"""The Tepiiku solver bot: the solved round (`solver.py`), read off tables from its view.
+
+It decides from its seat's view alone: its own dice before the reveal, and
+after it every die (T6), the pot, the roles and the coins. Each decision is a
+table lookup (microseconds); the tables come from `strategy.py`. Until a
+cap's tables are solved (`python benchmarks/tepiiku_solver.py`, minutes) the
+bot chooses as the heuristic does: it never solves during a move.
+
+Coins: the model of a decision takes every seat to hold the deciding seat's
+own coins, rounded down to a solved cap (see docs/strategy.md, "Tepiiku").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from dicehall.core.game import Action, Game, View
+from dicehall.games.tepiiku import strategy
+from dicehall.games.tepiiku.bots import HeuristicBot
+from dicehall.games.tepiiku.hands import dice_in_view
+from dicehall.games.tepiiku.rules import PAY, REROLLS, SUBSETS, THUMBS_DOWN, THUMBS_UP
+
+
+class SolverBot:
+    def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+        self.fallback = HeuristicBot(game, seat, rng)
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        seat = self.seat
+        phase = view["phase"]
+        try:
+            tables = strategy.tables(strategy.cap_of(view, seat))
+        except strategy.NotSolved:
+            return self.fallback.choose(view, legal)
+        if phase == "bet":
+            up = tables.thumbs_up(view["dice"][seat], seat)
+            return THUMBS_UP if self.rng.random() < up else THUMBS_DOWN
+        if phase == "fish":
+            choice = tables.fish_choice(view)
+            if choice is None:
+                return PAY
+            return _reroll(dice_in_view(view["dice"][seat], choice), legal)
+        if phase == "forced":
+            k = tables.forced_choice(view)
+            return _reroll(dice_in_view(view["dice"][seat], k), legal)
+        mix = tables.tie_mix(view, seat)
+        k = self.rng.choices(range(len(mix)), weights=mix)[0]
+        return _reroll(dice_in_view(view["dice"][seat], k), legal)
+
+
+def _reroll(dice: tuple[int, ...], legal: Sequence[Action]) -> Action:
+    action = REROLLS[SUBSETS.index(dice)]
+    return action if action in legal else legal[0]

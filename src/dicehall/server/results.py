@@ -1,0 +1,398 @@
+"""Finished games, who played them, and the ratings they move.
+
+When a table's game ends the server keeps its result (`game_results`) and
+one row per seat (`result_seats`): the seat's account, its name then, its
+part of the win and net gain, and, at a rated table, its rating before and
+after. Players' histories, a game's page and the rating charts read these
+rows; the transcript stays where it was (store.py's steps).
+
+Ratings are OpenSkill's, through `dicehall.ratings.RatingBook`, the very code
+`dicehall ladder` rates with: nothing of the maths is written here. Only
+rated tables (a table setting, off by default) count, and only when every
+seat has an account: people (named or guests), the server's own bots (one
+account per bot name; a second copy of a bot at one table is its own player,
+"heuristic 2", as on the ladder) and bots from outside. Results are rated in
+the order the games finished, one at a time in the database's thread, so
+`replayed_ratings` (every stored result again, in that order) gives exactly
+the stored ratings.
+
+A game is recorded right after its last step is stored. Should the server
+stop in between, `Results.catch_up` records it on the next start; tables that
+finished before results were kept have a row without a result (the migration
+adds it), so they are never rated afresh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+
+from dicehall.core.game import Result
+from dicehall.ratings import RatingBook, Standing, win_share
+from dicehall.server.accounts import DELETED_NAME, AccountStore
+from dicehall.server.chat import chat_messages
+from dicehall.server.store import Store, metadata, tables
+
+log = logging.getLogger("dicehall.server")
+
+game_results = Table(
+    "game_results",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("finished", Float, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("result", JSON, nullable=True),  # null: finished before results were kept
+    Index("game_results_by_game", "game", "finished"),
+)
+
+result_seats = Table(
+    "result_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", String(32), ForeignKey("accounts.id"), nullable=True, index=True),
+    Column("name", String(64), nullable=False),
+    Column("won", Float, nullable=False),  # part of the win: 1, 1/2, ... or 0
+    Column("net", Float, nullable=False),
+    # OpenSkill's mu and sigma around this game, at rated tables only
+    Column("mu_before", Float, nullable=True),
+    Column("sigma_before", Float, nullable=True),
+    Column("mu_after", Float, nullable=True),
+    Column("sigma_after", Float, nullable=True),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("account_id", String(32), ForeignKey("accounts.id"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),  # mu - 3 sigma: the leaderboard's order
+    Column("games", Integer, nullable=False),
+    Column("wins", Float, nullable=False),
+    Index("ratings_by_game", "game", "ordinal"),
+)
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What a finished table gives to be recorded: plain values, read on the event loop."""
+
+    table_id: str
+    game: str
+    rated: bool
+    accounts: list[str | None]  # by seat
+    names: list[str]
+    result: Result
+
+
+def bot_players(bots: Sequence[str | None]) -> list[str | None]:
+    """The player each bot seat is rated as: the bot's name, then "name 2", "name 3" ...
+    for further copies at the same table (the ladder's numbering); None for other seats."""
+    seen: Counter[str] = Counter()
+    out: list[str | None] = []
+    for bot in bots:
+        if bot is None:
+            out.append(None)
+            continue
+        seen[bot] += 1
+        out.append(bot if seen[bot] == 1 else f"{bot} {seen[bot]}")
+    return out
+
+
+def result_of(data: dict[str, Any]) -> Result:
+    """A stored result back as the core's Result (enough of it to rate)."""
+    return Result(tuple(data["winners"]), tuple(data["net"]), str(data.get("unit", "")))
+
+
+class ResultStore:
+    """The three tables; blocking methods, run in the database's thread."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def recorded(self, table_id: str) -> bool:
+        with self.engine.connect() as db:
+            query = select(game_results.c.table_id).where(game_results.c.table_id == table_id)
+            return db.execute(query).first() is not None
+
+    def unrecorded(self) -> list[str]:
+        """Finished tables without a result row: stopped between their last step and it."""
+        query = (
+            select(tables.c.id)
+            .outerjoin(game_results, game_results.c.table_id == tables.c.id)
+            .where(tables.c.status == "over")
+            .where(game_results.c.table_id.is_(None))
+        )
+        with self.engine.connect() as db:
+            return list(db.execute(query).scalars())
+
+    def record(self, game: Finished, at: float | None = None) -> bool:
+        """Keep a finished game and, at a rated table, rate it; False if it was kept already."""
+        with self.engine.begin() as db:
+            if db.execute(
+                select(game_results.c.table_id).where(game_results.c.table_id == game.table_id)
+            ).first():
+                return False
+            ids = game.accounts
+            rated = game.rated and None not in ids and len(set(ids)) == len(ids)
+            players = [a for a in ids if a is not None]
+            before: list[tuple[float, float]] = []
+            after: list[tuple[float, float]] = []
+            if rated:
+                book = _book(db, game.game, players)
+                before = [(s.rating.mu, s.rating.sigma) for s in map(book.standing, players)]
+                book.record(players, game.result)
+                for a in players:
+                    standing = book.standing(a)
+                    after.append((standing.rating.mu, standing.rating.sigma))
+                    _save_rating(db, game.game, standing)
+            db.execute(
+                insert(game_results).values(
+                    table_id=game.table_id,
+                    game=game.game,
+                    finished=time.time() if at is None else at,
+                    rated=rated,
+                    result=game.result.to_json(),
+                )
+            )
+            db.execute(
+                insert(result_seats),
+                [
+                    {
+                        "table_id": game.table_id,
+                        "seat": seat,
+                        "account_id": ids[seat],
+                        "name": game.names[seat],
+                        "won": win_share(game.result, seat),
+                        "net": game.result.net[seat],
+                        "mu_before": before[seat][0] if rated else None,
+                        "sigma_before": before[seat][1] if rated else None,
+                        "mu_after": after[seat][0] if rated else None,
+                        "sigma_after": after[seat][1] if rated else None,
+                    }
+                    for seat in range(len(ids))
+                ],
+            )
+        return True
+
+    def rating(self, account_id: str, game: str) -> dict[str, Any] | None:
+        with self.engine.connect() as db:
+            row = db.execute(
+                select(ratings)
+                .where(ratings.c.account_id == account_id)
+                .where(ratings.c.game == game)
+            ).first()
+        return None if row is None else dict(row._asdict())
+
+    def replayed_ratings(self) -> dict[tuple[str, str], tuple[float, float, int, float]]:
+        """Every rated result again, in the order they finished, through a fresh book per
+        game: (account, game) -> (mu, sigma, games, wins). Equal to the stored ratings."""
+        books: dict[str, RatingBook] = {}
+        with self.engine.connect() as db:
+            games = db.execute(
+                select(game_results)
+                .where(game_results.c.rated.is_(True))
+                .order_by(game_results.c.finished, game_results.c.table_id)
+            ).all()
+            for row in games:
+                seats = db.execute(
+                    select(result_seats.c.account_id)
+                    .where(result_seats.c.table_id == row.table_id)
+                    .order_by(result_seats.c.seat)
+                ).scalars()
+                book = books.setdefault(row.game, RatingBook())
+                book.record([str(a) for a in seats], result_of(row.result))
+        return {
+            (name, game): (s.rating.mu, s.rating.sigma, s.games, s.wins)
+            for game, book in books.items()
+            for name, s in book.standings.items()
+        }
+
+    def forget(self, account_id: str) -> list[str]:
+        """A deleted account's seats are renamed "deleted player" wherever a finished game
+        stored its name: the results, the table's players, its chat. The tables' ids."""
+        with self.engine.begin() as db:
+            ids = list(
+                db.execute(
+                    select(result_seats.c.table_id).where(result_seats.c.account_id == account_id)
+                ).scalars()
+            )
+            db.execute(
+                update(result_seats)
+                .where(result_seats.c.account_id == account_id)
+                .values(name=DELETED_NAME)
+            )
+            for table_id in dict.fromkeys(ids):
+                players = db.execute(
+                    select(tables.c.players).where(tables.c.id == table_id)
+                ).scalar_one()
+                seats = forget_seats(players, account_id)
+                db.execute(update(tables).where(tables.c.id == table_id).values(players=players))
+                db.execute(
+                    update(chat_messages)
+                    .where(chat_messages.c.table_id == table_id)
+                    .where(chat_messages.c.seat.in_(seats))
+                    .values(name=DELETED_NAME)
+                )
+        return list(dict.fromkeys(ids))
+
+    def stored_ratings(self) -> dict[tuple[str, str], tuple[float, float, int, float]]:
+        with self.engine.connect() as db:
+            rows = db.execute(select(ratings)).all()
+        return {(r.account_id, r.game): (r.mu, r.sigma, r.games, r.wins) for r in rows}
+
+
+def forget_seats(players: list[dict[str, Any]], account_id: str) -> list[int]:
+    """Rename the account's seats in a table's players (in place); their seat numbers."""
+    seats = [s for s, p in enumerate(players) if p.get("account") == account_id]
+    for s in seats:
+        players[s]["name"] = DELETED_NAME
+    return seats
+
+
+def _book(db: Connection, game: str, account_ids: list[str]) -> RatingBook:
+    """A rating book holding these players' current ratings in `game`."""
+    book = RatingBook()
+    # held until the game's record commits: two processes of one site rating the same
+    # player at once wait for each other instead of losing one update (PostgreSQL)
+    rows = db.execute(
+        select(ratings)
+        .where(ratings.c.game == game)
+        .where(ratings.c.account_id.in_(account_ids))
+        .with_for_update()
+    ).all()
+    for r in rows:
+        rating = book.model.rating(mu=r.mu, sigma=r.sigma, name=r.account_id)
+        book.standings[r.account_id] = Standing(r.account_id, rating, r.games, r.wins)
+    return book
+
+
+def _save_rating(db: Connection, game: str, s: Standing) -> None:
+    values = {
+        "mu": s.rating.mu,
+        "sigma": s.rating.sigma,
+        "ordinal": s.ordinal,
+        "games": s.games,
+        "wins": s.wins,
+    }
+    done = db.execute(
+        update(ratings)
+        .where(ratings.c.account_id == s.name)
+        .where(ratings.c.game == game)
+        .values(**values)
+    )
+    if done.rowcount == 0:
+        db.execute(insert(ratings).values(account_id=s.name, game=game, **values))
+
+
+class Results:
+    """Records each table's game as it ends (Hall's finish hook), off the event loop."""
+
+    def __init__(self, store: Store, accounts: AccountStore) -> None:
+        self.store = store
+        self.accounts = accounts
+        self.results = ResultStore(store.engine)
+        self.pending: dict[str, asyncio.Task[None]] = {}
+
+    def finished(self, table: Any) -> None:
+        """A table's game is over (called on the event loop): record it soon."""
+        if table.id in self.pending:
+            return
+        task = asyncio.get_running_loop().create_task(self._record(table))
+        self.pending[table.id] = task
+        task.add_done_callback(lambda _t: self.pending.pop(table.id, None))
+
+    async def settled(self, table_id: str) -> None:
+        """Wait for a table's result to be recorded, if it is on its way."""
+        task = self.pending.get(table_id)
+        if task is not None:
+            await asyncio.shield(task)
+
+    async def drain(self, seconds: float = 10.0) -> None:
+        """On stopping: let the records on their way commit (those left are caught up on
+        the next start), so none is cut off mid-transaction."""
+        if self.pending:
+            await asyncio.wait(list(self.pending.values()), timeout=seconds)
+
+    async def _record(self, table: Any) -> None:
+        players = table.record.players
+        names = [p["name"] for p in players]
+        bots = bot_players([None if p.get("account") else p["bot"] for p in players])
+        game = table.record.game
+        result = table.state.result()
+        rated = bool(table.settings.rated)
+        try:
+            await self.store.run(
+                self._record_now, table.id, game, rated, players, bots, names, result
+            )
+        except Exception:  # the next start's catch_up records it
+            log.exception("table %s: its result could not be recorded", table.id)
+
+    def _record_now(
+        self,
+        table_id: str,
+        game: str,
+        rated: bool,
+        players: list[dict[str, Any]],
+        bots: list[str | None],
+        names: list[str],
+        result: Result,
+    ) -> None:
+        ids: list[str | None] = []
+        for p, bot in zip(players, bots, strict=True):
+            account = None
+            if p.get("account"):
+                ids.append(p["account"])
+                continue
+            if bot is not None:
+                account = self.accounts.bot(bot)
+            elif p.get("outside") and p["token_hash"] is not None:  # a bot from outside
+                account = self.accounts.bot(p["name"])
+            ids.append(None if account is None else account.id)
+        self.results.record(Finished(table_id, game, rated, ids, names, result))
+
+    async def forget(self, hall: Any, account_id: str) -> None:
+        """After an account is deleted: its name leaves every game, stored or in play."""
+        finished = await self.store.run(self.results.forget, account_id)
+        for table_id in finished:
+            hall.finished.pop(table_id, None)  # rebuilt with the new names when asked for
+        for table in list(hall.live.values()):
+            if forget_seats(table.record.players, account_id):
+                table.save_players()
+                table.notify_seats()
+
+    async def catch_up(self, hall: Any) -> int:
+        """Record the finished tables a stop left unrecorded."""
+        missing = await self.store.run(self.results.unrecorded)
+        for table_id in missing:
+            try:
+                self.finished(hall.get(table_id))
+            except Exception as e:  # its game is gone: nothing to record
+                log.error("table %s: its result cannot be recorded: %s", table_id, e)
+        for table_id in missing:
+            await self.settled(table_id)
+        return len(missing)

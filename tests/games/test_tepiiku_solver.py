@@ -1,0 +1,224 @@
+"""The Tepiiku solver against the rules engine, outcome by outcome, and its equilibria.
+
+The dynamic programme's every equation (a Fish's choice, a forced reroll) is
+checked against brute force through the engine itself: each reroll of each
+position is played with every face the dice can show (`apply_chance`), and
+the position reached (or the payment made, T8/T9/T3) is valued from the
+solver's value tables; the result must be the solver's own value of that
+choice. The equations hold whatever the values of the positions reached, so
+the tables are random (a full solve is a benchmark); the Fish's choice is
+then made by the solver's own step and must be the best of the brute force's.
+The bankroll is the cap, so the engine's payments are the model's (T3).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from dicehall.games import make_game
+from dicehall.games.tepiiku import equilibria, solver
+from dicehall.games.tepiiku.hands import COUNT, HANDS, SCORES, TRANSITION, action_of, hand_index
+from dicehall.games.tepiiku.rules import FISH, FORCED, RUNE, SUBSETS, TepiikuState
+
+CAP = 3
+
+
+@cache
+def solved() -> solver.RoundSolver:
+    """A solver whose tables hold random values: the positions reached, to check the steps."""
+    model = solver.RoundSolver(CAP)
+    rng = np.random.default_rng(5)
+    model.fish_value[:] = rng.normal(0, CAP, model.fish_value.shape)
+    model.forced_value[:] = rng.normal(0, CAP, model.forced_value.shape)
+    return model
+
+
+def dealt(hands: tuple[tuple[str, ...], ...], ups: int) -> TepiikuState:
+    """A round thrown with these hands (seats 0-2) and `ups` thumbs up: dice shown."""
+    state = make_game("tepiiku", 3, {"bankroll": CAP}).new_state()
+    assert isinstance(state, TepiikuState)
+    for faces in hands:
+        state.apply_chance(list(faces))
+    for seat in range(3):
+        state.apply(seat, {"type": "thumbs", "up": seat < ups})
+    return state
+
+
+def engine_value(state: TepiikuState, before: list[int]) -> np.ndarray:
+    """Each seat's value of an engine position: a payment made, or the solver's value."""
+    model = solved()
+    lay = model.layout
+    if state.phase not in (FISH, FORCED) or state.coins != before:
+        return np.array(state.coins, dtype=float) - before
+    level = model.level(state.pot)
+    hands = [hand_index(d) for d in state.dice]
+    if state.phase == FISH:
+        seats = (state.fish, state.middle, state.hook)
+        index = lay.fish_at[hands[seats[0]], hands[seats[1]], hands[seats[2]]]
+        slots = model.fish_value[level, index]
+    else:
+        x = state.forced
+        y = next(s for s in range(3) if s != x and state.scores[s] == state.scores[x])
+        seats = (x, y, 3 - x - y)
+        index = lay.forced_at[hands[seats[0]], hands[seats[1]], hands[seats[2]]]
+        slots = model.forced_value[level, index]
+    assert index >= 0
+    value = np.zeros(3)
+    value[list(seats)] = slots
+    return value
+
+
+def brute_force(state: TepiikuState, seat: int, dice: tuple[int, ...]) -> np.ndarray:
+    """The expected value of a reroll, every face outcome played by the engine."""
+    total = np.zeros(3)
+    before = list(state.coins)
+    for faces in itertools.product(RUNE, repeat=len(dice)):
+        after = state.clone()
+        after.apply(seat, {"type": "reroll", "dice": list(dice)})
+        after.apply_chance(list(faces))
+        total += engine_value(after, before)
+    return total / 6 ** len(dice)
+
+
+def fish_positions(count: int, seed: int) -> list[TepiikuState]:
+    rng = random.Random(seed)
+    found: list[TepiikuState] = []
+    while len(found) < count:
+        hands = tuple(tuple(rng.choice(RUNE) for _ in range(3)) for _ in range(3))
+        if len({SCORES[hand_index(h)] for h in hands}) == 3:
+            # pots 1 and 2: below the cap, so a step reads only the levels above
+            found.append(dealt(hands, rng.randrange(2)))  # type: ignore[arg-type]
+    return found
+
+
+def test_T8_every_fish_choice_matches_the_engine_outcome_by_outcome() -> None:
+    model = solved()
+    lay = model.layout
+    best: dict[tuple[int, int], float] = {}
+    for state in sorted(fish_positions(12, 1), key=lambda s: s.pot):
+        fish = state.fish
+        hands = [hand_index(d) for d in state.dice]
+        index = int(lay.fish_at[hands[fish], hands[state.middle], hands[state.hook]])
+        after = solver.fish_after(model.fish_value, model.forced_value, CAP, state.pot)
+        after = after[lay.fish_gather[index]]
+        seats = [fish, state.middle, state.hook]
+        best[(state.pot, index)] = -min(state.pot, CAP)
+        for dice in SUBSETS:
+            k = action_of(state.dice[fish], dice)
+            model_value = TRANSITION[hands[fish], k] @ after  # slots F, M, H
+            engine = brute_force(state, fish, dice)[seats]
+            np.testing.assert_allclose(engine, model_value, atol=1e-9)
+            best[(state.pot, index)] = max(best[(state.pot, index)], engine[0])
+    # The solver's own step chooses the best of them (pot 1 first: pot 2's step
+    # rewrites what pot 1 reads).
+    for pot in sorted({pot for pot, _ in best}):
+        model.fish_level(pot)
+        for (p, index), value in best.items():
+            if p == pot:
+                assert model.fish_value[model.level(pot), index, 0] == pytest.approx(value)
+
+
+def test_T8_a_fish_with_one_die_to_reroll_against_brute_force() -> None:
+    """Skull, skull, gem (-2) below 3 and 9 at pot 1: rerolling one skull, exactly."""
+    state = dealt((("skull", "skull", "gem"), ("fire", "ingot", "skull"), ("person",) * 3), 0)
+    assert (state.fish, state.middle, state.hook) == (0, 1, 2)
+    engine = brute_force(state, 0, (0,))
+    model = solved()
+    lay = model.layout
+    hands = [hand_index(d) for d in state.dice]
+    index = lay.fish_at[hands[0], hands[1], hands[2]]
+    after = solver.fish_after(model.fish_value, model.forced_value, CAP, 1)[lay.fish_gather[index]]
+    k = action_of(state.dice[0], (0,))
+    np.testing.assert_allclose(engine, TRANSITION[hands[0], k] @ after, atol=1e-9)
+
+
+def test_T8_every_forced_reroll_matches_the_engine() -> None:
+    model = solved()
+    lay = model.layout
+    checked = 0
+    for state in fish_positions(40, 2):
+        for dice in SUBSETS:
+            for faces in itertools.product(RUNE, repeat=len(dice)):
+                tied = state.clone()
+                tied.apply(state.fish, {"type": "reroll", "dice": list(dice)})
+                tied.apply_chance(list(faces))
+                if tied.phase != FORCED or checked >= 10:
+                    continue
+                checked += 1
+                x = tied.forced
+                y = next(s for s in range(3) if s != x and tied.scores[s] == tied.scores[x])
+                seats = [x, y, 3 - x - y]
+                hands = [hand_index(tied.dice[s]) for s in seats]
+                index = lay.forced_at[hands[0], hands[1], hands[2]]
+                after = solver.forced_after(model.fish_value, model.forced_value, CAP, tied.pot)
+                after = after[lay.forced_gather[index]]
+                for forced_dice in SUBSETS:
+                    k = action_of(tied.dice[x], forced_dice)
+                    engine = brute_force(tied, x, forced_dice)[seats]
+                    np.testing.assert_allclose(engine, TRANSITION[hands[0], k] @ after, atol=1e-9)
+    assert checked == 10
+
+
+@pytest.mark.slow
+def test_T3_a_solved_cap_never_pays_more_than_the_cap_and_only_moves_coins() -> None:
+    model = solver.RoundSolver(2)
+    model.solve_pots()
+    assert model.fish_value[..., 0].min() >= -2 - 1e-9
+    assert np.allclose(model.fish_value.sum(axis=2), 0.0)  # T9: coins only move
+    assert model.top_epsilon < 0.05
+
+
+def test_hands_and_transitions_are_the_rune_dice() -> None:
+    assert COUNT == 56 and len(HANDS) == 56
+    np.testing.assert_allclose(TRANSITION.sum(axis=2), 1.0)
+    assert SCORES.min() == -6 and SCORES.max() == 12
+
+
+# --- equilibria of small games (T6) and the thumbs (T5) ---------------------------------
+
+
+def test_matching_pennies_has_its_mixed_equilibrium_with_no_gain_from_deviating() -> None:
+    payoff = np.zeros((1, 2, 2, 3))
+    payoff[0, :, :, 0] = [[1, -1], [-1, 1]]
+    payoff[0, :, :, 1] = -payoff[0, :, :, 0]
+    (x, y), values, epsilon = equilibria.solve_batch(payoff, (0, 1))
+    np.testing.assert_allclose(x[0], [0.5, 0.5])
+    np.testing.assert_allclose(y[0], [0.5, 0.5])
+    assert epsilon == pytest.approx(0.0, abs=1e-12)
+    assert equilibria.deviation_gain(payoff[0], (0, 1), [x[0], y[0]]) == pytest.approx(0.0)
+    np.testing.assert_allclose(values[0, :2], 0.0, atol=1e-12)
+
+
+def test_pure_equilibria_of_a_batch_take_the_best_total() -> None:
+    payoff = np.zeros((1, 2, 2, 3))
+    payoff[0, :, :, 0] = [[2, 0], [0, 1]]  # a coordination game: two pure equilibria
+    payoff[0, :, :, 1] = [[2, 0], [0, 1]]
+    (x, y), _, epsilon = equilibria.solve_batch(payoff, (0, 1))
+    assert list(x[0]) == [1.0, 0.0] and list(y[0]) == [1.0, 0.0] and epsilon == 0.0
+
+
+def toy_reveal() -> np.ndarray:
+    """A round in which a seat's value of each thumbs count is its score times the pot,
+    less the others': thumbs up pays exactly when one's own score is positive."""
+    reveal = np.zeros((4, COUNT, COUNT, COUNT, 3))
+    s = SCORES.astype(float)
+    for p in range(4):
+        pot = p + 1
+        reveal[p, ..., 0] = pot * s[:, None, None]
+        reveal[p, ..., 1] = pot * s[None, :, None]
+        reveal[p, ..., 2] = pot * s[None, None, :]
+    return reveal
+
+
+def test_nash_conv_of_an_exact_thumbs_equilibrium_is_zero() -> None:
+    reveal = toy_reveal()
+    exact = np.stack([(SCORES > 0).astype(float)] * 3)
+    assert solver.nash_conv(reveal, exact)[0] == pytest.approx(0.0, abs=1e-12)
+    assert solver.nash_conv(reveal, 1 - exact)[0] > 1.0  # the reverse is far from it
+    found = solver.thumbs_equilibrium(reveal, iterations=100)
+    assert found.nash_conv < 1e-3
