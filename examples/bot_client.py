@@ -48,15 +48,23 @@ def sit(server: str, bot_token: str, game: str | None = None) -> dict[str, Any] 
 def play(server: str, table_id: str, token: str) -> dict[str, Any]:
     """Play one seat to the end of the game; the result."""
     url = f"{server.replace('http', 'ws', 1)}/ws/tables/{table_id}?token={token}"
+    seat = None
     with connect(url) as ws:
         for text in ws:
             message = json.loads(text)
-            if message["type"] in ("welcome", "update") and message["legal"]:
+            if message["type"] == "welcome":
+                seat = message["seat"]
+            if message["type"] not in ("welcome", "update"):
+                if message["type"] == "over":
+                    result: dict[str, Any] = message["result"]
+                    return result
+                continue
+            step = message["step"]
+            if seat is not None and message.get("throw_due") == seat:  # our own throw
+                ws.send(json.dumps({"type": "throw", "step": step}))
+            elif message["legal"]:
                 action = choose(message["view"], message["legal"])
-                ws.send(json.dumps({"type": "action", "step": message["step"], "action": action}))
-            elif message["type"] == "over":
-                result: dict[str, Any] = message["result"]
-                return result
+                ws.send(json.dumps({"type": "action", "step": step, "action": action}))
     raise ConnectionError("the server closed the connection before the game ended")
 
 

@@ -49,9 +49,9 @@ def _a_database_per_worker() -> None:
 
 _a_database_per_worker()
 
-HUNG_TEST_SECONDS = 900
+HUNG_TEST_SECONDS = 300
 """A test still running after this long is stuck, not slow (the slowest take about two
-minutes on a loaded machine): print every thread's stack and end the run, so that a
+minutes on a loaded machine): print every thread's stack and end its worker, so that a
 hang is a failure with its cause on screen rather than a run that never finishes."""
 
 
