@@ -51,6 +51,16 @@ class Terminal:
         """The whole pane: its history and screen, and the other screen (normal or alternate)."""
         return self.capture("-S", "-", "-E", "-") + self.capture("-a", "-q", "-S", "-", "-E", "-")
 
+    def dead(self) -> bool:
+        """The command has ended (tmux writes "Pane is dead" only for a normal exit)."""
+        done = subprocess.run(
+            [*self.base, "list-panes", "-t", "t", "-F", "#{pane_dead}"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return done.stdout.strip() == "1"
+
     def send(self, *keys: str) -> None:
         subprocess.run([*self.base, "send-keys", "-t", "t", *keys], check=True)
 
@@ -74,7 +84,7 @@ def test_no_secret_is_left_in_the_scrollback_after_a_handover(tmp_path: Path) ->
         while time.monotonic() < deadline:
             screen = terminal.capture()
             line = last_line(screen)
-            if "Winner" in screen and "Pane is dead" in screen:
+            if "Winner" in screen and terminal.dead():
                 break
             if screen == answered or not line.endswith((":", ".")):  # no fresh prompt yet
                 time.sleep(0.05)

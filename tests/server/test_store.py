@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import event
 
 from dicehall.server.store import StorageError, Store, TableRecord
+from tests.aio import run
 
 
 def record(table_id: str) -> TableRecord:
@@ -46,7 +47,7 @@ def test_tables_that_move_at_once_share_one_commit(store: Store) -> None:
                 *(store.save_steps(t, 0, [{"chance": [i]}], None) for i, t in enumerate(ids))
             )
 
-        asyncio.run(moves())
+        run(moves())
         assert len(commits) == 1
         assert [store.steps_of(t) for t in ids] == [[{"chance": [i]}] for i in range(5)]
     finally:
@@ -67,7 +68,7 @@ def test_a_refused_write_fails_only_its_own_table(store: Store) -> None:
             )
             return list(got)
 
-        bad, good = asyncio.run(moves())
+        bad, good = run(moves())
         assert isinstance(bad, StorageError) and good is None
         assert store.steps_of("bad") == [{"chance": [1]}]
         assert store.steps_of("good") == [{"chance": [3]}]

@@ -8,6 +8,7 @@ import asyncio
 from redis.asyncio import Redis
 
 from dicehall.server.cluster.lease import Leases
+from tests.aio import run
 
 
 async def _leases(url: str) -> None:
@@ -37,4 +38,4 @@ async def _leases(url: str) -> None:
 
 
 def test_a_lease_has_one_holder_and_lapses_without_it(redis_url: str) -> None:
-    asyncio.run(_leases(redis_url))
+    run(_leases(redis_url))

@@ -57,9 +57,7 @@ def main() -> None:
                         pass
             seats[gid] = {"table_id": tid, "token": table["token"], "seat": 0}
         done = create(client, "kariki", seats=2, bots={1: "heuristic"})
-        with client.websocket_connect(
-            f"/ws/tables/{done['table_id']}?token={done['token']}"
-        ) as ws:
+        with client.websocket_connect(f"/ws/tables/{done['table_id']}?token={done['token']}") as ws:
             drive([Conn(ws, 0)], rng)
         seats["finished"] = {"table_id": done["table_id"], "token": done["token"], "seat": 0}
         waiting = create(client, "tao", seats=2)
