@@ -20,7 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+# The page's own waits are short; the suite runs in two workers beside servers and
+# bots on two cores, where a chat line or an update can take longer than 5 s to show.
+expect.set_options(timeout=15_000)
 
 CHROMIUM = Path(os.environ.get("DICEHALL_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
