@@ -23,6 +23,7 @@ from dicehall.server.config import ServerConfig
 from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
 from dicehall.server.limits import Limits, TooManyRequests
+from dicehall.server.lobby_ratings import SitterRatings
 from dicehall.server.ops import Check, Metrics, ops_router
 from dicehall.server.outside_bots import BotTokens, bots_router
 from dicehall.server.profiles import Profiles, profile_router
@@ -82,6 +83,8 @@ def create_app(
     accounts = Accounts(store, limits, config, bot_names)
     results = Results(store, accounts.db)
     hall.finish_hooks.append(results.finished)
+    sitters = SitterRatings(store)
+    results.on_recorded.append(sitters.forget)
     metrics = Metrics(hall)
     hall.on_move = metrics.moved
 
@@ -124,7 +127,7 @@ def create_app(
 
     app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
-    app.include_router(api_router(hall, limits, compute, grace_seconds, accounts))
+    app.include_router(api_router(hall, limits, compute, grace_seconds, accounts, sitters))
     app.include_router(ops_router(metrics, checks))
     app.include_router(replay_router(hall))
     app.include_router(bots_router(hall, bot_tokens, limits))

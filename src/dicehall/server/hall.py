@@ -29,6 +29,7 @@ from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, SaveError, token_hash
 from dicehall.server.outside_bots import OUTSIDE, kept_seat
 from dicehall.server.quickmatch import lobby_facts
+from dicehall.server.results import Rated
 from dicehall.server.settings import (
     SettingsStore,
     TableSettings,
@@ -131,13 +132,17 @@ class Hall:
             raise NotFound(f"no room {room!r}")
         return self.get(table_id)
 
-    def open_tables(self) -> list[dict[str, Any]]:
-        """The lobby's list: listed tables waiting or in play (private ones only by room)."""
+    def listed(self) -> list[LiveTable]:
+        return [t for t in self.live.values() if t.settings.listed]
+
+    def open_tables(
+        self, rating: Callable[[Rated | None, str], float | None] | None = None
+    ) -> list[dict[str, Any]]:
+        """The lobby's list: listed tables waiting or in play (private ones only by room),
+        with each sitter's shown rating from `rating` (lobby_ratings.py)."""
         out = []
         now = time.time()
-        for table in self.live.values():
-            if not table.settings.listed:
-                continue
+        for table in self.listed():
             taken = sum(1 for p in table.record.players if p["bot"] or p["token_hash"])
             out.append(
                 {
@@ -149,7 +154,7 @@ class Hall:
                     "seats_taken": taken,
                     "free_seats": table.free_seats(),
                     "names": table.names,
-                    **lobby_facts(table, now),
+                    **lobby_facts(table, now, rating),
                 }
             )
         return out
