@@ -212,8 +212,7 @@ def killed_owner_then_stopped_owner(servers: list[Server], pg_site_url: str) -> 
         assert took < 15, f"taken over after {took:.1f} s"
         rest = [s for s in servers if s is not first]
         for i, conn in enumerate(conns):
-            conn.reconnect(rest[i % 2])
-            welcome = conn.read_until("welcome")
+            welcome = conn.rejoin(rest[i % 2])
             assert welcome["step"] >= seen  # every step a client saw was stored
         assert not play_some(conns, rng, 4)
         seen = max(c.step for c in conns)
@@ -229,8 +228,7 @@ def killed_owner_then_stopped_owner(servers: list[Server], pg_site_url: str) -> 
         assert owner_of([last], tid) is last
         handed = time.monotonic() - stopped_at
         for conn in conns:
-            conn.reconnect(last)
-            assert conn.read_until("welcome")["step"] >= seen
+            assert conn.rejoin(last)["step"] >= seen
         drive(conns, rng)
         for conn in conns:
             conn.ws.send_json({"type": "ping"})
