@@ -22,6 +22,7 @@ from dicehall.server.compute import Compute
 from dicehall.server.config import ServerConfig
 from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
+from dicehall.server.ladder import Ladder
 from dicehall.server.limits import Limits, TooManyRequests
 from dicehall.server.lobby_ratings import SitterRatings
 from dicehall.server.ops import Check, Metrics, ops_router
@@ -85,6 +86,7 @@ def create_app(
     hall.finish_hooks.append(results.finished)
     sitters = SitterRatings(store)
     results.on_recorded.append(sitters.forget)
+    ladder = Ladder(hall, config.ladder_games_per_minute, config.ladder_bot_delay_ms)
     metrics = Metrics(hall)
     hall.on_move = metrics.moved
 
@@ -99,6 +101,7 @@ def create_app(
 
         node = Node(redis_url, hall)
         hall.on_open, hall.on_end = node.opened, node.ended
+        ladder.take_turn = node.ladder_turn
         metrics.bus_errors = lambda: node.errors
         checks["redis"] = node.ready
 
@@ -115,8 +118,10 @@ def create_app(
         if recorded:
             log.info("recorded the results of %d tables a stop had left unrecorded", recorded)
         sweeper = asyncio.create_task(sweep_forever(hall))
+        ladder.start()
         yield
         sweeper.cancel()
+        await ladder.stop()
         await results.drain()
         if node is not None:
             await node.stop()
@@ -127,6 +132,7 @@ def create_app(
 
     app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
+    app.state.ladder = ladder
     app.include_router(api_router(hall, limits, compute, grace_seconds, accounts, sitters))
     app.include_router(ops_router(metrics, checks))
     app.include_router(replay_router(hall))
