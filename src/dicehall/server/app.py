@@ -18,6 +18,7 @@ from dicehall.core.game import Game
 from dicehall.server.account_api import Accounts, account_router
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
+from dicehall.server.claims import claim_router
 from dicehall.server.compute import Compute
 from dicehall.server.config import ServerConfig
 from dicehall.server.expiry import sweep_forever
@@ -143,6 +144,7 @@ def create_app(
         await results.forget(hall, account_id)
 
     app.include_router(account_router(accounts, forget))
+    app.include_router(claim_router(hall, accounts, results))
     app.include_router(profile_router(Profiles(store.engine, accounts.db), results, catalog.ids()))
 
     @app.exception_handler(TooManyRequests)

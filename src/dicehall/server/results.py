@@ -283,10 +283,61 @@ class ResultStore:
                 )
         return list(dict.fromkeys(ids))
 
+    def claim(
+        self,
+        table_id: str,
+        seat: int,
+        account_id: str,
+        players: list[dict[str, Any]],
+        result: Result | None,
+    ) -> None:
+        """A seat from before accounts becomes an account's (claims.py): the table's players
+        as given, and the seat's stored result if it has one. A game finished before
+        results were kept gets its result now, every seat's, unrated, so that it shows in
+        the claimer's history; no rating moves after the fact."""
+        with self.engine.begin() as db:
+            db.execute(update(tables).where(tables.c.id == table_id).values(players=players))
+            if result is None:
+                return
+            kept = db.execute(
+                select(game_results.c.result).where(game_results.c.table_id == table_id)
+            ).first()
+            if kept is not None and kept.result is None:
+                db.execute(
+                    update(game_results)
+                    .where(game_results.c.table_id == table_id)
+                    .values(result=result.to_json())
+                )
+                db.execute(insert(result_seats), _seat_rows(table_id, players, result))
+            db.execute(
+                update(result_seats)
+                .where(result_seats.c.table_id == table_id)
+                .where(result_seats.c.seat == seat)
+                .where(result_seats.c.account_id.is_(None))
+                .values(account_id=account_id)
+            )
+
     def stored_ratings(self) -> dict[tuple[str, str], tuple[float, float, int, float]]:
         with self.engine.connect() as db:
             rows = db.execute(select(ratings)).all()
         return {(r.account_id, r.game): (r.mu, r.sigma, r.games, r.wins) for r in rows}
+
+
+def _seat_rows(
+    table_id: str, players: list[dict[str, Any]], result: Result
+) -> list[dict[str, Any]]:
+    """An unrated game's result_seats rows, from its players as stored."""
+    return [
+        {
+            "table_id": table_id,
+            "seat": seat,
+            "account_id": p.get("account"),
+            "name": p["name"],
+            "won": win_share(result, seat),
+            "net": result.net[seat],
+        }
+        for seat, p in enumerate(players)
+    ]
 
 
 def forget_seats(players: list[dict[str, Any]], account_id: str) -> list[int]:
