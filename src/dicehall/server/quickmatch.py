@@ -47,6 +47,12 @@ def fits(table: LiveTable, game: str, seats: int) -> bool:
     )
 
 
+def fitting(hall: Hall, game: str, seats: int) -> list[LiveTable]:
+    """The tables a quick match may join, the longest-waiting first."""
+    found = [t for t in hall.live.values() if fits(t, game, seats)]
+    return sorted(found, key=lambda t: t.record.created)
+
+
 def lobby_facts(
     table: LiveTable, now: float, rating: Callable[[Rated | None, str], float | None] | None = None
 ) -> dict[str, Any]:
@@ -94,7 +100,7 @@ def quickmatch_router(
             seats = hall.catalog.make(body.game, body.seats, {}).seats
         except DicehallError as e:
             raise HTTPException(400, str(e)) from None
-        for table in [t for t in hall.live.values() if fits(t, body.game, seats)]:
+        for table in fitting(hall, body.game, seats):
             try:
                 seat, token = await hall.join(table, name, None, body.entropy, account or None)
             except Conflict:  # taken meanwhile: the next one

@@ -347,6 +347,11 @@ class Node:
             from dicehall.server.cluster.forward import serve_forwarded
 
             return serve_forwarded(self, message)
+        if kind == "find-seat":
+            from dicehall.server.cluster.seats import answer_find
+
+            answer_find(self, message)
+            return None
         if kind == "ws-open":
             return Hosted.open(self, message)
         hosted = self.hosted.get(message.get("conn", ""))
