@@ -44,8 +44,8 @@ def sim(
         bool,
         typer.Option(
             "--batch",
-            help="Play all games at once with NumPy (every game with random bots; Tepiiku "
-            "with heuristic bots too): many times faster for large runs.",
+            help="Play all games at once with NumPy (random and heuristic bots, every game): "
+            "many times faster for large runs.",
         ),
     ] = False,
 ) -> None:
