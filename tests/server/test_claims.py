@@ -5,16 +5,16 @@ finished games join its history unrated, and every refusal changes nothing."""
 from __future__ import annotations
 
 import random
-import shutil
-from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.databases import CHEAP
+from tests.server.databases import CHEAP, db_url
 from tests.server.helpers import Conn, create, drive, running
 from tests.server.test_accounts import register, server
-from tests.server.test_migrations import OLD, SEATS
+from tests.server.test_migrations import SEATS, load_old_database
+
+__all__ = ["db_url"]  # the fixture
 
 
 def claim(client: TestClient, seat: dict[str, Any], token: str | None = None) -> Any:
@@ -27,10 +27,10 @@ def record(client: TestClient, table_id: str) -> dict[str, Any]:
     return data
 
 
-def test_seats_from_before_accounts_are_claimed_by_their_tokens(tmp_path: Path) -> None:
-    shutil.copy(OLD, tmp_path / "old.sqlite")
+def test_seats_from_before_accounts_are_claimed_by_their_tokens(db_url: str) -> None:
+    load_old_database(db_url)
     finished, kariki = SEATS["finished"], SEATS["kariki"]
-    with running(tmp_path / "old.sqlite", None, config=CHEAP) as client:
+    with running(db_url, None, config=CHEAP) as client:
         assert record(client, finished["table_id"])["seats"] == []  # no result was kept
         assert claim(client, finished).status_code == 401  # not logged in
         register(client, "Pat")
@@ -65,8 +65,8 @@ def test_seats_from_before_accounts_are_claimed_by_their_tokens(tmp_path: Path) 
         assert client.get("/api/players/Quin").json()["games"] == []
 
 
-def test_one_account_claims_one_seat_of_a_rated_table(tmp_path: Path) -> None:
-    with server(f"sqlite:///{tmp_path / 'db.sqlite'}") as client:
+def test_one_account_claims_one_seat_of_a_rated_table(db_url: str) -> None:
+    with server(db_url) as client:
         register(client, "Rae")
         mine = client.cookies.get("dicehall_session")
         table = create(client, "duel", rated=True)  # two seats for people: Rae holds seat 0

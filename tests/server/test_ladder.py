@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -17,8 +16,10 @@ from dicehall.ratings import RatingBook
 from dicehall.server.config import ServerConfig
 from dicehall.server.ladder import lineup
 from dicehall.server.results import game_results
-from tests.server.databases import CHEAP
+from tests.server.databases import CHEAP, db_url
 from tests.server.helpers import running
+
+__all__ = ["db_url"]  # the fixture
 
 FAST = ServerConfig(
     **{**CHEAP.__dict__, "ladder_games_per_minute": 600.0, "ladder_bot_delay_ms": 0}
@@ -35,10 +36,8 @@ def test_a_ladder_game_seats_every_bot_of_the_game_once() -> None:
     assert sorted(lineup(["random"], 2, 3, rng)) == ["random", "random"]  # copies fill
 
 
-def test_the_ladder_plays_rated_games_exactly_as_a_rating_book_rates_them(
-    tmp_path: Path,
-) -> None:
-    with running(tmp_path / "db.sqlite", config=FAST) as client:
+def test_the_ladder_plays_rated_games_exactly_as_a_rating_book_rates_them(db_url: str) -> None:
+    with running(db_url, config=FAST) as client:
         app: Any = client.app
         hall, ladder = app.state.hall, app.state.ladder
         deadline = time.monotonic() + 120

@@ -134,6 +134,7 @@ def create_app(
     app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
     app.state.ladder = ladder
+    app.state.sitters = sitters
     app.include_router(api_router(hall, limits, compute, grace_seconds, accounts, sitters))
     app.include_router(ops_router(metrics, checks))
     app.include_router(replay_router(hall))

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -109,20 +108,6 @@ class Finished:
     result: Result
 
 
-def bot_players(bots: Sequence[str | None]) -> list[str | None]:
-    """The player each bot seat is rated as: the bot's name, then "name 2", "name 3" ...
-    for further copies at the same table (the ladder's numbering); None for other seats."""
-    seen: Counter[str] = Counter()
-    out: list[str | None] = []
-    for bot in bots:
-        if bot is None:
-            out.append(None)
-            continue
-        seen[bot] += 1
-        out.append(bot if seen[bot] == 1 else f"{bot} {seen[bot]}")
-    return out
-
-
 ACCOUNT, BOT_NAME = "account", "bot"
 Rated = tuple[str, str]
 """Who a seat is rated as: (ACCOUNT, account id) or (BOT_NAME, the bot account's name)."""
@@ -130,15 +115,19 @@ Rated = tuple[str, str]
 
 def rated_as(players: Sequence[dict[str, Any]]) -> list[Rated | None]:
     """Who each seat of a table is rated as: its player's account; else a server's bot by
-    its name ("name 2" for a second copy: bot_players); else a seated bot from outside by
-    its name; None for a seat with none of these (a person from before accounts)."""
-    bots = bot_players([None if p.get("account") else p["bot"] for p in players])
+    its name, then "name 2", "name 3" ... for further copies at the same table (the
+    ladder's numbering); else a seated bot from outside by its name; None for a seat
+    with none of these (a person from before accounts). The lobby asks this of every
+    seat it lists at every poll, so it is kept to one pass."""
     out: list[Rated | None] = []
-    for p, bot in zip(players, bots, strict=True):
-        if p.get("account"):
-            out.append((ACCOUNT, p["account"]))
+    copies: dict[str, int] = {}
+    for p in players:
+        account, bot = p.get("account"), p["bot"]
+        if account:
+            out.append((ACCOUNT, account))
         elif bot is not None:
-            out.append((BOT_NAME, bot))
+            n = copies[bot] = copies.get(bot, 0) + 1
+            out.append((BOT_NAME, bot if n == 1 else f"{bot} {n}"))
         elif p.get("outside") and p["token_hash"] is not None:
             out.append((BOT_NAME, p["name"]))
         else:

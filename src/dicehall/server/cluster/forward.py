@@ -28,7 +28,7 @@ from redis.exceptions import RedisError
 
 from dicehall.server.cluster.bus import NoReceiver
 from dicehall.server.cluster.relay import FORWARDED, Receive, Relay, Scope, Send
-from dicehall.server.cluster.seats import SEAT_PATHS, best_node, query_of
+from dicehall.server.cluster.seats import BOT, SEAT_PATHS, best_node, query_of
 from dicehall.server.hall import ROOM_SHAPE, TABLE_ID_SHAPE
 
 if TYPE_CHECKING:
@@ -107,6 +107,8 @@ class Router:
         if body is None:
             return
         query = query_of(self.node.hall, scope["path"], body)
+        if query is not None and query["for"] == BOT and not _header(scope, b"authorization"):
+            query = None  # refused here (401) without asking the site
         owner = None if query is None else await best_node(self.node, query)
         if owner is None or owner == self.node.id:
             await self.app(scope, _replayed(body, receive), send)
@@ -151,6 +153,10 @@ class Router:
         headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    return next((v for k, v in scope["headers"] if k.lower() == name), None)
 
 
 async def _body(receive: Receive) -> bytes | None:
