@@ -233,8 +233,8 @@ class Ties:
     game's strategies (games, players, 7) and in how many sweeps their supports
     changed."""
 
-    def __init__(self, games: int, players: int) -> None:
-        self.strategy = np.zeros((games, players, ACTIONS))
+    def __init__(self, games: int, players: int, actions: int = ACTIONS) -> None:
+        self.strategy = np.zeros((games, players, actions))
         self.changes = np.zeros(games, dtype=np.int64)
         self.sweeps = 0
 
