@@ -5,6 +5,9 @@ to tens of minutes on one core), writes the strategy where the solver bot
 finds it (or --out), then measures the stored policy's exact exploitability
 for a single match and for the token game, and the heuristic's and random's.
 Prints one JSON object per step. Run it niced on a shared machine.
+With `--state FILE` the CFR+ state (regrets, values: about 600 MB) is kept
+there after every sweep, and a later run with the same FILE goes on from
+it: `--max-sweeps` counts the sweeps already made.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import time
 from pathlib import Path
 
 from dicehall.games.tao import strategies
-from dicehall.games.tao.solver import Model, Solved, exploitability, solve
+from dicehall.games.tao.solver import CFRState, Model, Solved, exploitability, solve
 from dicehall.strategy.strategy_file import save
 
 
@@ -26,6 +29,7 @@ def main() -> None:
     parser.add_argument("--per-sweep", type=int, default=10)
     parser.add_argument("--max-sweeps", type=int, default=9)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--state", type=Path, default=None, help="keep / resume CFR+ state here")
     parser.add_argument("--bots", default="", help="also measure these bots (heuristic,random)")
     parser.add_argument("--no-solve", action="store_true", help="only measure --bots")
     parser.add_argument(
@@ -68,9 +72,15 @@ def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> N
         save(out, strategies.to_file(solved, meta))
         print(json.dumps({"step": "sweep", **meta}), flush=True)
 
+    state: Path | None = args.state
+    resume = CFRState.load(state) if state is not None and state.exists() else None
+    if resume is not None:
+        print(json.dumps({"step": "resume", "iterations": resume.iterations,
+                          "sweeps": resume.sweeps}), flush=True)  # fmt: skip
     solved = solve(
         model, iterations=args.iterations, per_sweep=args.per_sweep,
-        max_sweeps=args.max_sweeps, tick=tick, after_sweep=checkpoint,
+        max_sweeps=args.max_sweeps, tick=tick, after_sweep=checkpoint, resume=resume,
+        keep=None if state is None else lambda kept: kept.save(state),
     )  # fmt: skip
     meta = {"iterations": solved.iterations, "sweeps": solved.sweeps,
             "change": solved.change, "seconds": solved.seconds}  # fmt: skip
