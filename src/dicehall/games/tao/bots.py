@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from dicehall.core import Action, Game, View
-from dicehall.games.tao.odds import equity, position
+from dicehall.games.tao.odds import Position, equity, position
 
 RAISE_MARGIN = 1.3
 """Raise when equity exceeds this many times an equal share of the pot."""
@@ -28,23 +29,38 @@ class HeuristicBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1 or legal[0]["type"] == "ante":
             return legal[0]  # the fewest white stones
-        where = position(view)
-        opponents = where.opponent_totals()
-        keep = equity(where.keep(), opponents)
-        reroll_dice = where.reroll_two_d6() if view["stage"] == 1 else where.reroll_d12()
-        reroll = equity(reroll_dice, opponents)
-        wants_reroll = reroll > keep
-        best = max(keep, reroll) if any(a.get("white", 0) > 0 for a in legal) else keep
-        if legal[0]["type"] == "pass":
-            if best * (len(opponents) + 1) > RAISE_MARGIN:
-                return pay_with(legal, "raise", wants_reroll)
-            return legal[0]
         me = view["players"][self.seat]
         cost = min(view["m"], me["black"] + me["white"])
         pot = view["pot"]["black"] + view["pot"]["white"]
-        if cost == 0 or best * (pot + cost) >= cost:
-            return pay_with(legal, "call", wants_reroll)
-        return legal[-1]  # fold
+        return equity_choice(position(view), view["stage"], legal, pot, cost)
+
+
+def equity_choice(
+    where: Position, stage: int, legal: Sequence[Action], pot: int, cost: int
+) -> Action:
+    """The heuristic's bet from its showdown position, the pot and what a bid costs it.
+
+    Pure, so that a bot reading the bets can ask what an equity bettor would
+    have done with each hand (`reading.py`).
+    """
+    keep, reroll = equities(where, stage)
+    wants_reroll = reroll > keep
+    best = max(keep, reroll) if any(a.get("white", 0) > 0 for a in legal) else keep
+    if legal[0]["type"] == "pass":
+        if best * (len(where.opponents) + 1) > RAISE_MARGIN:
+            return pay_with(legal, "raise", wants_reroll)
+        return legal[0]
+    if cost == 0 or best * (pot + cost) >= cost:
+        return pay_with(legal, "call", wants_reroll)
+    return legal[-1]  # fold
+
+
+@lru_cache(maxsize=1 << 16)
+def equities(where: Position, stage: int) -> tuple[float, float]:
+    """The showdown equity of keeping the dice, and of rerolling the stage's dice."""
+    opponents = where.opponent_totals()
+    reroll = where.reroll_two_d6() if stage == 1 else where.reroll_d12()
+    return equity(where.keep(), opponents), equity(reroll, opponents)
 
 
 def pay_with(legal: Sequence[Action], kind: str, reroll: bool) -> Action:
