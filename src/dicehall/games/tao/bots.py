@@ -11,8 +11,9 @@ white stones for later). Antes are paid in black: a white ante buys nothing.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import Any, TypeVar, cast
 
 from dicehall.core import Action, Game, View
 from dicehall.games.tao.odds import Position, equity, position
@@ -43,7 +44,7 @@ def equity_choice(
     Pure, so that a bot reading the bets can ask what an equity bettor would
     have done with each hand (`reading.py`).
     """
-    keep, reroll = equities(where, stage)
+    keep, reroll = equities(where.two_d6, where.d12, where.opponents, stage)
     wants_reroll = reroll > keep
     best = max(keep, reroll) if any(a.get("white", 0) > 0 for a in legal) else keep
     if legal[0]["type"] == "pass":
@@ -55,9 +56,44 @@ def equity_choice(
     return legal[-1]  # fold
 
 
-@lru_cache(maxsize=1 << 16)
-def equities(where: Position, stage: int) -> tuple[float, float]:
-    """The showdown equity of keeping the dice, and of rerolling the stage's dice."""
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def number_cache(limit: int) -> Callable[[F], F]:
+    """Memoise a function of plain numbers (and tuples of them) in one dict, emptied when full.
+
+    Not `functools.lru_cache`: it keeps every key in a node the garbage
+    collector follows, and tens of thousands of them make a full collection,
+    which falls inside some bot's decision, take tens of milliseconds. The
+    collector soon stops following tuples of numbers.
+    """
+
+    def wrap(function: F) -> F:
+        table: dict[tuple[Any, ...], Any] = {}
+
+        @wraps(function)
+        def cached(*args: Any) -> Any:
+            found = table.get(args, table)
+            if found is table:
+                if len(table) >= limit:
+                    table.clear()
+                found = table[args] = function(*args)
+            return found
+
+        return cast(F, cached)
+
+    return wrap
+
+
+@number_cache(1 << 16)
+def equities(
+    two_d6: int | None, d12: int | None, others: tuple[int | None, ...], stage: int
+) -> tuple[float, float]:
+    """The showdown equity of keeping the dice, and of rerolling the stage's dice.
+
+    Keyed by plain numbers (`number_cache`), not by the `Position`.
+    """
+    where = Position(two_d6, d12, others)
     opponents = where.opponent_totals()
     reroll = where.reroll_two_d6() if stage == 1 else where.reroll_d12()
     return equity(where.keep(), opponents), equity(reroll, opponents)

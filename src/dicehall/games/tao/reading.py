@@ -22,13 +22,12 @@ view only.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from dicehall.core import Action, View
-from dicehall.games.tao.bots import HeuristicBot, equity_choice, pay_with
+from dicehall.games.tao.bots import HeuristicBot, equity_choice, number_cache, pay_with
 from dicehall.games.tao.odds import TWO_D6_WAYS, Position
 from dicehall.games.tao.rules import CALL_CHOICES, CALLS, FOLD, OPEN_CHOICES, PASS, RAISES
 
@@ -97,7 +96,7 @@ def hands(view: View) -> dict[int, Array]:
     return weights
 
 
-@lru_cache(maxsize=1 << 16)
+@number_cache(1 << 16)
 def likelihood(
     stage: int,
     own: int | None,
