@@ -26,8 +26,8 @@ from dicehall.strategy.strategy_file import save
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=strategies.ITERATIONS)
-    parser.add_argument("--per-sweep", type=int, default=10)
-    parser.add_argument("--max-sweeps", type=int, default=9)
+    parser.add_argument("--per-sweep", type=int, default=strategies.PER_SWEEP)
+    parser.add_argument("--max-sweeps", type=int, default=strategies.SWEEPS)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--state", type=Path, default=None, help="keep / resume CFR+ state here")
     parser.add_argument("--bots", default="", help="also measure these bots (heuristic,random)")
