@@ -44,7 +44,6 @@ OUTCOMES = ("bust", "still", "tie", "beat", "settled")
 EVENTS = ("round", "thumbs up", "ties", "choice", "reroll", *(f"outcome {k}" for k in OUTCOMES))
 EVENTS = (*EVENTS, "pay")
 """What the batch counts per game, named after the engine's events (an outcome by kind)."""
-POLICIES = ("random", "heuristic")
 
 
 class TepiikuBatch(Batch):
@@ -58,10 +57,9 @@ class TepiikuBatch(Batch):
         game: Game,
         games: int,
         seed: int | np.random.SeedSequence | None = None,
-        bots: Sequence[str] = ("random",) * SEATS,
+        bots: Sequence[str] = ("random",),
     ) -> None:
-        super().__init__(game, games, seed)
-        self.heuristic = np.array([name == "heuristic" for name in bots], dtype=bool)
+        super().__init__(game, games, seed, bots)
         self.bankroll = int(str(game.options["bankroll"]))
         size = self.size
         self.coins = np.full((size, SEATS), self.bankroll, dtype=np.int64)
@@ -247,19 +245,6 @@ class TepiikuBatch(Batch):
             )
             choice[smart] = self._lookup(keys, self._fish_cache, _heuristic_fish)
         return choice
-
-    @staticmethod
-    def _lookup(keys: Ints, cache: dict, decide) -> Ints:  # type: ignore[type-arg,no-untyped-def]
-        """`decide(*key)` for each row of `keys`, each distinct key evaluated once per run."""
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        values = np.empty(len(unique), dtype=np.int64)
-        for i, row in enumerate(unique.tolist()):
-            key = tuple(row)
-            if key not in cache:
-                cache[key] = decide(*key)
-            values[i] = cache[key]
-        result: Ints = values[inverse.reshape(-1)]
-        return result
 
 
 LOWEST = int(SCORES.min())

@@ -191,7 +191,13 @@ def site(db: str, redis: str, n: int, folder: Path) -> Iterator[list[Server]]:
             servers.append(Server(db, redis, folder / f"server{i}.log"))
         for s in servers:
             s.wait_ready()
-        yield servers
+        try:
+            yield servers
+        except BaseException:
+            for s in servers:  # what each process logged, for the failure's report
+                lines = s.log.read_text(errors="replace").splitlines()[-60:]
+                print(f"--- {s.log.name} ---", *lines, sep="\n", file=sys.stderr)
+            raise
     finally:
         for s in servers:  # all at once, then each waited for
             s.terminate()
@@ -241,6 +247,20 @@ class NetConn(Conn):
         self.raw = server.ws(self.path)
         self.ws = _Socket(self.raw)  # type: ignore[assignment]
         self.pos = {}
+
+    def rejoin(self, server: Server, tries: int = 5) -> dict[str, Any]:
+        """Reconnect to `server` and read the welcome, connecting again on a 1012 (the
+        table moved meanwhile, as a lease that lapsed on a loaded machine does), as the
+        page does."""
+        for attempt in range(tries):
+            self.reconnect(server)
+            try:
+                return self.read_until("welcome")
+            except ConnectionClosed as e:
+                if e.rcvd is None or e.rcvd.code != 1012 or attempt == tries - 1:
+                    raise
+                time.sleep(0.5)
+        raise AssertionError("unreachable")
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
