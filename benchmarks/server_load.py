@@ -13,7 +13,8 @@ queue of all the other tables' moves).
 
 With --odds-flood N, N more clients ask GET /api/odds (Toplshteyner for 2 to 8
 seats, Kariki, Tao) back to back all the while, and a spectator pings once
-every 20 ms while three `toplshteyner?seats=8` requests are in flight: the
+every 20 ms while three `toplshteyner?seats=8` requests, sent first while the
+odds are not cached yet, are in flight: the
 tables' latency and that ping's round trip show whether slow work reaches
 the event loop.
 
@@ -318,8 +319,8 @@ async def load(share: Share, ready: Any, go: Any) -> Stats:
         ]
         if share.floods and watched is not None:
             jobs += [flood(asker, stats, i, stop) for i in range(share.floods)]
-            half = stop - share.seconds / 2
-            jobs.append(heavy_odds_and_pings(base, asker, watched, stats, half))
+            # at once, while the odds are not cached yet: the worst case of the three
+            jobs.append(heavy_odds_and_pings(base, asker, watched, stats, stop - share.seconds))
         await asyncio.gather(*jobs)
     return stats
 
