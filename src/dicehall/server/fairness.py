@@ -272,21 +272,26 @@ class SealedTable:
         assert self.tracker is not None
         fresh = self._sent == 0
         steps = self._steps[self._sent :]
+        try:
+            job = self.tracker.submit(self.key, self.game if fresh else None, steps)
+        except CancelledError:
+            return  # the server stops
         self._sent = len(self._steps)
         self._jobs += 1
-        job = self.tracker.submit(self.key, self.game if fresh else None, steps)
         job.add_done_callback(self._tracked)
 
     def _tracked(self, job: Future[Shown]) -> None:
         """In the tracker's thread: a job's answer, or a lost worker (send all again)."""
         with self._lock:
             self._jobs -= 1
+            news = {}
             try:
                 news = self._found(job.result())
-            except (BrokenProcessPool, Forgotten, CancelledError):
+            except CancelledError:
+                pass  # the server stops
+            except (BrokenProcessPool, Forgotten):
                 self._sent = 0
-                news = {}
-                if self._jobs == 0 and self.tracker is not None:
+                if self._jobs == 0 and self.on_news is not None:
                     self._send()
             if self._jobs == 0:
                 self._idle.notify_all()

@@ -23,7 +23,13 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import (
+    CancelledError,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -71,11 +77,14 @@ class Tracker:
         self.processes = processes
         self._executor: Executor | None = None
         self._lock = threading.Lock()
+        self.closed = False  # the server stops: nothing more is followed
 
     def submit(self, key: str, game: Game | None, steps: Sequence[Step]) -> Future[Shown]:
         """Follow steps in the worker; a worker lost meanwhile fails the future
         (BrokenProcessPool), and one started since fails it with Forgotten."""
         with self._lock:
+            if self.closed:
+                raise CancelledError("the server is stopping")
             if self._executor is None:
                 self._executor = self._start()
             try:
@@ -110,9 +119,10 @@ class Tracker:
 
     def close(self) -> None:
         with self._lock:
-            if self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = None
+            executor, self._executor = self._executor, None
+            self.closed = True
+        if executor is not None:  # outside the lock: cancelled jobs' callbacks run here
+            executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _ignore(future: Future[Any]) -> None:
