@@ -22,9 +22,12 @@ play: $(STAMP)  ## A game of Kariki in the terminal against bots
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# the standing bot ladder's rated games a minute (docs/server.md; 0 turns it off):
+# one a minute costs about 0.4% of a core (benchmarks/ladder.py)
+LADDER ?= 1
 
-serve: $(STAMP)  ## Online tables and the browser page, on SQLite under data/ (HOST=, PORT=)
-	$(BIN)/dicehall serve --host $(HOST) --port $(PORT)
+serve: $(STAMP)  ## Online tables and the browser page, on SQLite under data/ (HOST=, PORT=, LADDER=)
+	DICEHALL_LADDER_GAMES_PER_MINUTE=$(LADDER) $(BIN)/dicehall serve --host $(HOST) --port $(PORT)
 
 test: lint typecheck pytest  ## ruff, mypy and pytest
 

@@ -5,6 +5,9 @@ to tens of minutes on one core), writes the strategy where the solver bot
 finds it (or --out), then measures the stored policy's exact exploitability
 for a single match and for the token game, and the heuristic's and random's.
 Prints one JSON object per step. Run it niced on a shared machine.
+With `--state FILE` the CFR+ state (regrets, values: about 600 MB) is kept
+there after every sweep, and a later run with the same FILE goes on from
+it: `--max-sweeps` counts the sweeps already made.
 """
 
 from __future__ import annotations
@@ -16,24 +19,26 @@ import time
 from pathlib import Path
 
 from dicehall.games.tao import strategies
-from dicehall.games.tao.solver import Model, Solved, exploitability, solve
+from dicehall.games.tao.solver import CFRState, Model, Solved, exploitability, solve
 from dicehall.strategy.strategy_file import save
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=strategies.ITERATIONS)
-    parser.add_argument("--per-sweep", type=int, default=10)
-    parser.add_argument("--max-sweeps", type=int, default=9)
+    parser.add_argument("--per-sweep", type=int, default=strategies.PER_SWEEP)
+    parser.add_argument("--max-sweeps", type=int, default=strategies.SWEEPS)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--state", type=Path, default=None, help="keep / resume CFR+ state here")
     parser.add_argument("--bots", default="", help="also measure these bots (heuristic,random)")
     parser.add_argument("--no-solve", action="store_true", help="only measure --bots")
     parser.add_argument(
-        "--decisions", type=int, default=0, help="time the stored solver's decisions in N games"
+        "--decisions", type=int, default=0, help="time the solver's decisions in N games"
     )
+    parser.add_argument("--seats", type=int, default=2, help="with --decisions: the table's size")
     args = parser.parse_args()
     if args.decisions:
-        time_decisions(args.decisions)
+        time_decisions(args.decisions, args.seats)
         return
     model = Model()
     start = time.perf_counter()
@@ -68,9 +73,15 @@ def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> N
         save(out, strategies.to_file(solved, meta))
         print(json.dumps({"step": "sweep", **meta}), flush=True)
 
+    state: Path | None = args.state
+    resume = CFRState.load(state) if state is not None and state.exists() else None
+    if resume is not None:
+        print(json.dumps({"step": "resume", "iterations": resume.iterations,
+                          "sweeps": resume.sweeps}), flush=True)  # fmt: skip
     solved = solve(
         model, iterations=args.iterations, per_sweep=args.per_sweep,
-        max_sweeps=args.max_sweeps, tick=tick, after_sweep=checkpoint,
+        max_sweeps=args.max_sweeps, tick=tick, after_sweep=checkpoint, resume=resume,
+        keep=None if state is None else lambda kept: kept.save(state),
     )  # fmt: skip
     meta = {"iterations": solved.iterations, "sweeps": solved.sweeps,
             "change": solved.change, "seconds": solved.seconds}  # fmt: skip
@@ -85,8 +96,11 @@ def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> N
                       "seconds": time.perf_counter() - t}), flush=True)  # fmt: skip
 
 
-def time_decisions(games: int) -> None:
-    """CPU time of the solver bot's and the heuristic's decisions on the same two-seat views."""
+def time_decisions(games: int, seats: int) -> None:
+    """CPU time of the solver bot's and the heuristic's decisions on the same views.
+
+    At two seats the stored strategy; at more, the bet reader (needs no strategy).
+    """
     import random
 
     from dicehall.core import RandomDice, Table, make_bots
@@ -94,8 +108,8 @@ def time_decisions(games: int) -> None:
     from dicehall.games.tao.bots import HeuristicBot
     from dicehall.games.tao.solver_bot import SolverBot
 
-    game = make_game("tao", 2)
-    if strategies.stored() is None:
+    game = make_game("tao", seats)
+    if seats == 2 and strategies.stored() is None:
         raise SystemExit("no stored strategy: solve first")
     solver, heuristic = (
         SolverBot(game, 0, random.Random(0)),
@@ -115,8 +129,12 @@ def time_decisions(games: int) -> None:
 
     for seed in range(games):
         table = Table(game, RandomDice(seed), record=False)
-        table.play(make_bots(game, ["solver", "heuristic"], random.Random(seed)), on_step=timed)
+        names = (["solver", "heuristic"] * seats)[:seats]
+        table.play(make_bots(game, names, random.Random(seed)), on_step=timed)
+    # The largest times hold the interpreter's full garbage collections (of the whole
+    # process, games and all), which fall inside whichever decision allocates then.
     report = {name: {"decisions": len(ts), "mean_us": 1e6 * sum(ts) / len(ts),
+                     "p99_ms": 1e3 * sorted(ts)[int(0.99 * len(ts))],
                      "max_ms": 1e3 * max(ts)} for name, ts in times.items()}  # fmt: skip
     print(json.dumps({"step": "decisions", **report}))
 

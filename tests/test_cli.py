@@ -92,20 +92,21 @@ def test_sim_batch_plays_random_kariki_reproducibly() -> None:
     assert again[1] == output
 
 
-def test_sim_batch_plays_heuristic_tepiiku() -> None:
+@pytest.mark.parametrize("gid", GAMES)
+def test_sim_batch_plays_heuristic_bots(gid: str) -> None:
     code, output = run(
-        "sim", "tepiiku", "--games", "200", "--seed", "2", "--bots", "heuristic,random", "--batch",
-        "--json",
+        "sim", gid, "-n", "3", "--games", "200", "--seed", "2", "--bots", "heuristic,random",
+        "--batch", "--json", *(["-o", "length=round"] if gid == "tao" else []),
     )  # fmt: skip
     assert code == 0, output
     stats = json.loads(output)
     assert stats["bots"] == ["heuristic", "random", "heuristic"]
-    assert sum(stats["wins"]) == 200 and sum(stats["net"]) == 0
+    assert stats["games"] == 200 and round(sum(stats["wins"])) == 200
 
 
 def test_sim_batch_refuses_what_it_cannot_play() -> None:
-    code, output = run("sim", "kariki", "--batch", "--bots", "heuristic")
-    assert code == 2 and "plays the bots random, not heuristic" in output
+    code, output = run("sim", "kariki", "--batch", "--bots", "solver")
+    assert code == 2 and "plays the bots random, heuristic, not solver" in output
     code, output = run("sim", "kariki", "--batch", "--save-transcripts", "/tmp/nowhere")
     assert code == 2 and "saves no transcripts" in output
 

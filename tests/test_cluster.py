@@ -139,7 +139,7 @@ def test_ray_takes_an_address_or_none(monkeypatch: pytest.MonkeyPatch) -> None:
         seen.append(address)
         return runner(None)
 
-    monkeypatch.setattr("dicehall.cli.common.runner", fake_runner)
+    monkeypatch.setattr("dicehall.cluster.runner", fake_runner)
     base = ["duel", "tao", "--bots", "heuristic,random", "--games", "2", "--json"]
     for extra, address in (
         ([], None),

@@ -4,10 +4,11 @@ The engine plays the reference sample with random bots (uniform among the
 legal actions, as the batch does) and keeps its event log, so each event type
 is counted per game exactly as the batch counts it. Every statistic is a mean
 over games (steps, a seat's wins, a seat's net gain, an event's count), and
-each is compared with a two-sample z-test; the family of tests of one
-configuration fails when any p-value is below ALPHA / (number of tests)
-(Bonferroni), so a correct simulator fails one configuration with
-probability below ALPHA, and the seeds are fixed besides.
+each is compared with a two-sample z-test (Welch's; with the pooled variance
+when one sample has none, as a rare event the engine's smaller sample never
+saw); the family of tests of one configuration fails when any p-value is below
+ALPHA / (number of tests) (Bonferroni), so a correct simulator fails one
+configuration with probability below ALPHA, and the seeds are fixed besides.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
 
 from dicehall.batch import BatchResult
 from dicehall.core import Game, RandomDice, make_bots
+from dicehall.games import make_game
 
 ALPHA = 1e-3
 
@@ -87,13 +90,33 @@ def engine_sample(
     return {key: np.array([row[key] for row in rows]) for key in rows[0]}
 
 
+@cache
+def reference(
+    game_id: str,
+    seats: int,
+    options: tuple[tuple[str, object], ...],
+    seed: int,
+    games: int,
+    events: tuple[str, ...],
+    names: EventNames,
+    bots: tuple[str, ...] = ("random",),
+) -> Sample:
+    """`engine_sample` of one configuration, played once per test run: the tests of a
+    correct batch and of a deliberately broken one compare with the same sample."""
+    game = make_game(game_id, seats, dict(options))
+    return engine_sample(game, games, seed, events, names, bots)
+
+
 def differences(a: Sample, b: Sample) -> list[tuple[str, float]]:
     """The statistics whose means differ significantly: (name, p-value)."""
     assert a.keys() == b.keys(), set(a) ^ set(b)
     tests: list[tuple[str, float]] = []
     for name in a:
         x, y = a[name], b[name]
-        spread = math.sqrt(x.var(ddof=1) / x.size + y.var(ddof=1) / y.size)
+        vx, vy = x.var(ddof=1), y.var(ddof=1)
+        if vx == 0 or vy == 0:  # a rare event one sample never saw: pool the variances
+            vx = vy = np.concatenate([x, y]).var(ddof=1)
+        spread = math.sqrt(vx / x.size + vy / y.size)
         if spread == 0:
             p = 1.0 if x.mean() == y.mean() else 0.0
         else:

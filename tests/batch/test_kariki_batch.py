@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pytest
 
 from dicehall.batch import play
-from dicehall.batch.kariki import BERRY_REASONS, EVENTS, KarikiBatch
+from dicehall.batch.kariki import BERRY_REASONS, EVENTS, RANK, KarikiBatch
 from dicehall.core import OptionError
 from dicehall.games import make_game
-from tests.batch.equivalence import batch_sample, differences, engine_sample
+from tests.batch.equivalence import batch_sample, differences, reference
 
 BATCH_GAMES = 20_000
 ENGINE_GAMES = 600
@@ -35,16 +35,69 @@ def event_names(kind: str, data: Mapping[str, object]) -> list[str]:
     return names
 
 
-def compare(seats: int, options: dict[str, object], seed: int = 1) -> list[tuple[str, float]]:
+HEURISTIC: list[tuple[int, dict[str, object], tuple[str, ...]]] = [
+    (3, {}, ("heuristic", "random")),
+    (4, {"high_rollers": True, "buy_in": 3}, ("heuristic",)),
+    (5, {"pull": "at-least"}, ("random", "heuristic")),
+]
+
+
+def compare(
+    seats: int, options: dict[str, object], seed: int = 1, bots: Sequence[str] = ("random",)
+) -> list[tuple[str, float]]:
     game = make_game("kariki", seats, options)
-    batch = batch_sample(play(game, BATCH_GAMES, seed))
-    engine = engine_sample(game, ENGINE_GAMES, seed, EVENTS, event_names)
+    batch = batch_sample(play(game, BATCH_GAMES, seed, bots))
+    engine = reference(
+        "kariki", seats, tuple(options.items()), seed, ENGINE_GAMES, EVENTS, event_names,
+        tuple(bots),
+    )  # fmt: skip
     return differences(batch, engine)
 
 
 @pytest.mark.parametrize(("seats", "options"), CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
 def test_batch_plays_the_engines_kariki(seats: int, options: dict[str, object]) -> None:
     assert compare(seats, options) == []
+
+
+@pytest.mark.parametrize(
+    ("seats", "options", "bots"),
+    [
+        pytest.param(*config, marks=() if i == 0 else pytest.mark.slow)
+        for i, config in enumerate(HEURISTIC)
+    ],
+    ids=[f"{n}-{o}-{b}" for n, o, b in HEURISTIC],
+)
+def test_batch_plays_the_engines_heuristic_kariki(
+    seats: int, options: dict[str, object], bots: tuple[str, ...]
+) -> None:
+    """The heuristic bot's policy as the batch plays it, against the engine's bot."""
+    assert compare(seats, options, bots=bots) == []
+
+
+def test_a_heuristic_that_forgets_the_pulls_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check has teeth for the bot too: a heuristic that never learns from the pulls
+    it saw (its trust stays at the prior) plays a different game."""
+    monkeypatch.setattr(KarikiBatch, "_observe", lambda self, g, seat: None)
+    failed = dict(compare(*HEURISTIC[0][:2], bots=HEURISTIC[0][2]))
+    assert "event pull-true" in failed
+
+
+def test_a_heuristic_that_learns_from_forced_claims_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Count a forced claim (one rank above the claim it followed) as evidence and it fails."""
+
+    def forced_too(self: KarikiBatch, g, seat):  # type: ignore[no-untyped-def]
+        key = self.shown[g]
+        new = self.shown_pull[g] & (key != self.seen[g, seat]).any(axis=1)
+        g, seat, key = g[new], seat[new], key[new]
+        self.seen[g, seat] = key
+        self.unforced[g, seat, key[:, 2]] += 1
+        self.lies[g, seat, key[:, 2]] += RANK[key[:, 0], key[:, 1]] != key[:, 3]
+
+    monkeypatch.setattr(KarikiBatch, "_observe", forced_too)
+    failed = dict(compare(*HEURISTIC[0][:2], bots=HEURISTIC[0][2]))
+    assert "event pass" in failed
 
 
 @pytest.mark.parametrize(
@@ -79,5 +132,5 @@ def test_K3_forgetting_the_third_crown_berries_is_caught(monkeypatch: pytest.Mon
 
 
 def test_batch_play_of_kariki_refuses_a_bot_it_cannot_play() -> None:
-    with pytest.raises(OptionError, match="plays the bots random, not heuristic"):
-        play(make_game("kariki"), 10, 1, ["heuristic"])
+    with pytest.raises(OptionError, match="plays the bots random, heuristic, not solver"):
+        play(make_game("kariki"), 10, 1, ["solver"])

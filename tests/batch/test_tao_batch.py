@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pytest
 
-from dicehall.batch import play
+from dicehall.batch import play, tao
 from dicehall.batch.tao import EVENTS, TaoBatch
 from dicehall.games import make_game
-from tests.batch.equivalence import batch_sample, differences, engine_sample
+from dicehall.games.tao.odds import equity, totals
+from tests.batch.equivalence import batch_sample, differences, reference
 
 BATCH_GAMES = 20_000
 ENGINE_GAMES = 600
@@ -38,16 +41,28 @@ def event_names(kind: str, data: Mapping[str, object]) -> list[str]:
     return names
 
 
+HEURISTIC: list[tuple[int, dict[str, object], tuple[str, ...]]] = [
+    (3, ROUND, ("heuristic", "random")),
+    (4, ROUND, ("heuristic",)),
+    (5, ROUND, ("random", "heuristic", "heuristic")),
+    (2, {}, ("heuristic", "random")),
+]
+
+
 def compare(
     seats: int,
     options: dict[str, object],
     seed: int = 1,
     batch_games: int = BATCH_GAMES,
     engine_games: int = ENGINE_GAMES,
+    bots: Sequence[str] = ("random",),
 ) -> list[tuple[str, float]]:
     game = make_game("tao", seats, options)
-    batch = batch_sample(play(game, batch_games, seed))
-    engine = engine_sample(game, engine_games, seed, EVENTS, event_names)
+    batch = batch_sample(play(game, batch_games, seed, bots))
+    engine = reference(
+        "tao", seats, tuple(options.items()), seed, engine_games, EVENTS, event_names,
+        tuple(bots),
+    )  # fmt: skip
     return differences(batch, engine)
 
 
@@ -67,6 +82,59 @@ def test_batch_plays_the_engines_whole_tao_game() -> None:
 )
 def test_batch_plays_the_engines_whole_tao_games(seats: int, options: dict[str, object]) -> None:
     assert compare(seats, options, batch_games=5000, engine_games=400) == []
+
+
+@pytest.mark.parametrize(
+    ("seats", "options", "bots"),
+    [
+        pytest.param(*config, marks=() if i == 1 else pytest.mark.slow)
+        for i, config in enumerate(HEURISTIC)
+    ],
+    ids=[f"{n}-{o}-{b}" for n, o, b in HEURISTIC],
+)
+def test_batch_plays_the_engines_heuristic_tao(
+    seats: int, options: dict[str, object], bots: tuple[str, ...]
+) -> None:
+    """The heuristic bot's policy as the batch plays it, against the engine's bot."""
+    games = 5000 if options.get("length") != "round" else BATCH_GAMES
+    assert compare(seats, options, bots=bots, batch_games=games, engine_games=250) == []
+
+
+def test_the_batchs_equities_are_the_bots_to_the_last_bit() -> None:
+    """`tao.equity` (arrays) against `odds.equity` (the bot's) on random positions: the
+    heuristic's thresholds compare the very same floats."""
+    rng = random.Random(1)
+    for _ in range(500):
+        n = rng.randint(2, 6)
+        two, d12 = rng.choice([0, *range(2, 13)]), rng.randint(0, 12)
+        opponents = [rng.random() < 0.7 for _ in range(n)]
+        their = [rng.randint(0, 12) for _ in range(n)]
+        exact = equity(
+            totals(two or None, d12 or None),
+            [totals(None, d or None) for o, d in zip(opponents, their, strict=True) if o],
+        )
+        arrays = tao.equity(
+            np.array([two]), np.array([d12]), np.array([opponents]), np.array([their])
+        )
+        assert arrays[0] == exact
+
+
+@pytest.mark.parametrize("wrong", ["stage-one equities", "fewest white"])
+def test_a_wrong_heuristic_is_caught(wrong: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check has teeth for the bot too: judge stage two by stage one's equities, or
+    never pay the white stone the bot pays to reroll, and it fails."""
+    if wrong == "fewest white":
+        monkeypatch.setattr(tao, "_white", lambda reroll, low, high: low)
+    else:
+        original = TaoBatch._equities
+
+        def stage_one(self, g, stage, seat, opponents, rerolling):  # type: ignore[no-untyped-def]
+            return original(self, g, 1, seat, opponents, rerolling)
+
+        monkeypatch.setattr(TaoBatch, "_equities", stage_one)
+    seats, options, bots = HEURISTIC[1]
+    failed = dict(compare(seats, options, bots=bots, engine_games=250))
+    assert "event white bet" in failed
 
 
 def test_D5_a_second_reroll_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -94,10 +94,16 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The SQLite file of the `server` fixture's server."""
+    return tmp_path_factory.mktemp("server") / "dicehall.sqlite"
+
+
+@pytest.fixture(scope="session")
+def server(server_db: Path) -> Iterator[str]:
     """The base URL of a fresh server on its own SQLite file."""
     port = free_port()
-    process = start_server(port, tmp_path_factory.mktemp("server") / "dicehall.sqlite")
+    process = start_server(port, server_db)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

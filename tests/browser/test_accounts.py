@@ -1,6 +1,7 @@
 """Accounts and profiles in the browser: register, a rated game, the player's page with its
 rating chart, the game's page (transcript, fair dice), the leaderboard, logging out and in
-(a wrong password first), the session cookie's flags, and deleting the account."""
+(a wrong password first), the session cookie's flags, claiming the browser's kept seats,
+and deleting the account."""
 
 from __future__ import annotations
 
@@ -70,6 +71,13 @@ def test_an_account_plays_rated_and_its_pages_show_it(server: str, new_page: Any
     expect(page.locator("form.login .error")).to_have_text("wrong name or password")
     log_in(page, "login", "Rita", PASSWORD)
     expect(page.locator("#account-link")).to_have_text("Rita")
+    # the seats this browser keeps are claimed by their tokens: the rated game's is Rita's
+    # already, a kept seat at a table the server does not know is nobody's to claim
+    page.evaluate("localStorage.setItem('dicehall.seat.nosuch', JSON.stringify({token: 'x'}))")
+    page.click("text=Claim this browser's earlier seats")
+    expect(page.locator(".claim-result")).to_have_text(
+        "0 claimed, 1 already yours, 1 not yours to claim."
+    )
 
     page.click(".delete-account summary")
     page.fill("#delete-password", PASSWORD)

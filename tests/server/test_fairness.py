@@ -95,7 +95,8 @@ def test_a_wrong_seed_result_or_cut_transcript_is_rejected(finished: dict[str, A
     assert "missing field 'seed'" in no_seed["error"]
     cut = tampered(finished, lambda d: d.update(steps=d["steps"][:-1], result=None))
     assert "does not end" in cut["error"]
-    result = tampered(finished, lambda d: d["result"].update(winners=[2]))
+    loser = next(s for s in range(3) if [s] != finished["result"]["winners"])
+    result = tampered(finished, lambda d: d["result"].update(winners=[loser]))
     assert "differs from the replay" in result["error"]
 
 

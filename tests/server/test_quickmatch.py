@@ -4,8 +4,13 @@ person, or open one; the lobby's list says who sits where and how long since the
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from dicehall.server import lobby_ratings
 from tests.server.helpers import create, receive, running
+from tests.server.test_accounts import play_out, register, server
 
 
 def test_quickmatch_opens_then_fills_a_table(tmp_path: Path) -> None:
@@ -65,9 +70,10 @@ def test_the_lobby_says_who_sits_and_how_long_since_the_last_move(tmp_path: Path
         assert seen["idle_seconds"] >= 600  # type: ignore[operator]
         players = seen["players"]
         assert players == [
-            {"name": "Ann", "bot": None, "outside_bot": False, "taken": True, "connected": False},
+            {"name": "Ann", "bot": None, "outside_bot": False, "taken": True, "connected": False,
+             "rating": None},
             {"name": "random bot 2", "bot": "random", "outside_bot": False, "taken": True,
-             "connected": True},
+             "connected": True, "rating": None},
         ]  # fmt: skip
         with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
             m = receive(ws)
@@ -78,3 +84,44 @@ def test_the_lobby_says_who_sits_and_how_long_since_the_last_move(tmp_path: Path
             while receive(ws)["type"] != "update":
                 pass
             assert entry()["idle_seconds"] < 600  # type: ignore[operator]
+
+
+def test_the_lobby_shows_each_sitters_rating_from_one_cached_query(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rated player's and a bot's shown rating (mu - 3 sigma, as on their pages) beside
+    their names; none for a guest or a seat not yet rated; polls are answered from the
+    cache, and a stored result is read again at the next poll."""
+    reads: list[int] = []
+    read = lobby_ratings.read_ratings
+
+    def counted(store: Any, keys: Any) -> Any:
+        reads.append(len(keys))
+        return read(store, keys)
+
+    monkeypatch.setattr(lobby_ratings, "read_ratings", counted)
+    with server(f"sqlite:///{tmp_path / 'db.sqlite'}") as client:
+
+        def shown(table_id: str) -> list[Any]:
+            entry = next(t for t in client.get("/api/tables").json() if t["table_id"] == tid)
+            return [p["rating"] for p in entry["players"]]
+
+        def ordinal(name: str) -> float:
+            page = client.get(f"/api/players/{name}").json()
+            (rating,) = page["ratings"]
+            value: float = rating["ordinal"]
+            return value
+
+        register(client, "Lou")
+        play_out(client, create(client, "duel", bots={1: "random"}, rated=True))
+        table = create(client, "duel", seats=3, bots={1: "random", 2: "random"}, rated=True)
+        tid = table["table_id"]
+        assert shown(tid) == [ordinal("Lou"), ordinal("random"), None]  # "random 2": unrated
+        assert shown(tid) == shown(tid) and len(reads) == 1  # polls use the cache
+        play_out(client, table)
+        assert client.get(f"/api/tables/{tid}/record").json()["rated"]  # recorded by now
+        client.cookies.clear()  # a guest's table, as the first seat
+        guest = create(client, "duel", seats=3, bots={1: "random", 2: "random"})
+        tid = guest["table_id"]
+        assert shown(tid) == [None, ordinal("random"), ordinal("random 2")]
+        assert len(reads) == 2  # the new result emptied the cache: read once more

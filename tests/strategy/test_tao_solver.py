@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Hashable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,7 +31,14 @@ from dicehall.games.tao.rounds import (
     slot_of,
 )
 from dicehall.games.tao.rules import ANTE, ONE_D12, OVER, THROW, TWO_D6, TaoDice, TaoState
-from dicehall.games.tao.solver import Model, Policy, exploitability, round_pass, solve
+from dicehall.games.tao.solver import (
+    CFRState,
+    Model,
+    Policy,
+    exploitability,
+    round_pass,
+    solve,
+)
 from dicehall.strategy.passes import Passes
 from dicehall.strategy.tree import Tree, build_tree
 
@@ -164,6 +172,19 @@ def test_the_two_stone_match_solves_to_an_equilibrium() -> None:
     ante_x = ante / np.maximum(ante.sum(-1, keepdims=True), 1)
     e_uniform = exploitability(m, Policy(uniform[0], uniform[1], ante_o, ante_x))
     assert e_uniform.match > 10 * e.match
+
+
+def test_a_solve_resumed_from_its_kept_state_goes_on_exactly(tmp_path: Path) -> None:
+    """Stopped after two sweeps and resumed from the file, it ends where one run ends."""
+    m = model()
+    straight = solve(m, iterations=20, per_sweep=5, max_sweeps=4)
+    where = tmp_path / "state.npz"
+    solve(m, iterations=20, per_sweep=5, max_sweeps=2, keep=lambda kept: kept.save(where))
+    resumed = solve(m, iterations=20, per_sweep=5, max_sweeps=4, resume=CFRState.load(where))
+    assert (resumed.sweeps, resumed.iterations) == (4, straight.iterations)
+    assert np.array_equal(resumed.values, straight.values)
+    assert np.array_equal(resumed.policy.stage2, straight.policy.stage2)
+    assert [c for _, c in resumed.history] == [c for _, c in straight.history]
 
 
 def test_positions_hold_every_stone_split_with_a_pot_of_two_or_more() -> None:

@@ -164,3 +164,52 @@ def test_at_more_seats_the_solver_buys_a_reroll_of_weak_dice_with_a_white_raise(
     assert bot.choose(state.view(0), state.legal_actions(0)) == {"type": "raise", "white": 1}
     heuristic = make_bots(game, ["heuristic"], random.Random(0))[0]
     assert heuristic.choose(state.view(0), state.legal_actions(0)) == {"type": "pass"}
+
+
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**32), seats=st.integers(3, 6))
+def test_C6_the_bet_reader_at_more_seats_decides_from_its_view_alone(seed: int, seats: int) -> None:
+    """Three to six seats: what the seat may not see redrawn, the same choice (300 steps)."""
+    game = make_game("tao", seats, {"length": "single"})
+    table = Table(game, RandomDice(seed), record=False)
+    bots = make_bots(game, (["solver", "heuristic"] * 3)[:seats], random.Random(seed))
+    rng = random.Random(seed + 1)
+    probe = SolverBot(game, 0, random.Random(0))
+    steps = [0]
+
+    def check(t: Table) -> None:
+        steps[0] += 1
+        if steps[0] > 300:
+            return
+        state = t.state
+        for seat in state.actors():
+            legal = state.legal_actions(seat)
+            view = state.view(seat)
+            other = state.resample_hidden(seat, rng)
+            assert other.view(seat) == view
+            probe.seat = seat
+            assert probe.policy(other.view(seat), legal) == probe.policy(view, legal)
+
+    table.play(bots, on_step=check)
+
+
+def test_the_bets_say_a_first_raiser_holds_strong_dice_and_a_white_payer_threw_again() -> None:
+    from dicehall.games.tao.reading import PRIOR, SUMS, hands
+
+    game = make_game("tao", 3, {"opener": "0"})
+    state = game.new_state()
+    for seat in (0, 1, 2):
+        state.apply(seat, {"type": "ante", "white": 0})
+    for faces in ((6, 5), (3, 4), (2, 2)):
+        state.apply_chance(faces)
+    state.apply(0, {"type": "raise", "white": 0})  # an equity bettor raises first on strength
+    read = hands(state.view(1))
+    mean = {s: float(np.dot(read[s], SUMS)) for s in read}
+    assert mean[0] > 8 and np.allclose(read[2], PRIOR)
+    state.apply(1, {"type": "call", "white": 1})  # seat 1 will throw its 2d6 again
+    state.apply(2, {"type": "fold"})
+    assert float(np.dot(hands(state.view(0))[1], SUMS)) != pytest.approx(7.0)
+    while state.is_chance():
+        state.apply_chance(state.chance_dice()[0][:1] * len(state.chance_dice()))
+    assert state.view(0)["stage"] == 2
+    assert np.allclose(hands(state.view(0))[1], PRIOR)  # the new dice: nothing known

@@ -4,8 +4,8 @@
 `bots[s % len(bots)]` (random by default), and returns a `BatchResult`. Each
 supported game has a second, array-based implementation of its rules here,
 checked statistically against the engine (tests/batch/); the engine stays the
-reference. Supported: every game with random play; the heuristic bot's policy
-as well for Tepiiku (POLICIES).
+reference. Every game is supported, each seat played at random or as the
+game's heuristic bot (POLICIES).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from dicehall.batch.base import POLICIES as BOTS
 from dicehall.batch.result import BatchResult
 from dicehall.core.errors import OptionError
 from dicehall.core.game import Game
@@ -28,8 +29,8 @@ SIMULATORS = {
 }
 """Each supported game's batch simulator, imported when first used."""
 SUPPORTED = tuple(SIMULATORS)
-POLICIES = {"tepiiku": ("random", "heuristic")}
-"""The bots a game's batch can play besides random."""
+POLICIES = dict.fromkeys(SIMULATORS, BOTS)
+"""The bots each game's batch can play."""
 
 
 def policies(game_id: str) -> tuple[str, ...]:
@@ -57,8 +58,6 @@ def play(
         )
     module, name = SIMULATORS[game.id].split(":")
     simulator = getattr(importlib.import_module(module), name)
-    if allowed == ("random",):
-        return simulator(game, games, seed).run()  # type: ignore[no-any-return]
     return simulator(game, games, seed, names).run()  # type: ignore[no-any-return]
 
 

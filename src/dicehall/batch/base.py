@@ -4,12 +4,17 @@ A subclass holds one game's state as arrays with a leading games axis, a
 `phase` per game, and one handler per phase that takes a step in every game
 given to it (an array of game indices). `run` calls the handlers until no
 game is left in any of their phases.
+
+Seats play at random (uniform among the legal actions, as `RandomBot`) or as
+the game's heuristic bot: its policy written as array operations, or, where
+a decision needs the bot's own arithmetic, the bot's function evaluated once
+per distinct position (`_lookup`) and read from a table after.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,6 +24,8 @@ from dicehall.core.game import Game
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
 Handler = Callable[[Ints], None]
+POLICIES = ("random", "heuristic")
+"""The bots a batch plays: uniform random, and the game's heuristic bot."""
 
 
 class Batch:
@@ -30,13 +37,23 @@ class Batch:
     """The event a tied round of the roll-off (C5) counts, for games that have one."""
 
     def __init__(
-        self, game: Game, games: int, seed: int | np.random.SeedSequence | None = None
+        self,
+        game: Game,
+        games: int,
+        seed: int | np.random.SeedSequence | None = None,
+        bots: Sequence[str] = ("random",),
     ) -> None:
         if game.id != self.game_id:
             raise ValueError(f"{type(self).__name__} plays {self.game_id}, not {game.id}")
         self.game = game
         self.rng = np.random.default_rng(seed)
         self.n = game.seats
+        names = [bots[s % len(bots)] for s in range(self.n)]
+        wrong = sorted(set(names) - set(POLICIES))
+        if wrong:
+            raise ValueError(f"a batch plays the bots {', '.join(POLICIES)}, not {wrong}")
+        self.heuristic = np.array([name == "heuristic" for name in names], dtype=bool)
+        """heuristic[s]: seat s plays as the heuristic bot (else at random)."""
         self.size = games
         self.phase = np.zeros(games, dtype=np.int64)
         self.steps = np.zeros(games, dtype=np.int64)
@@ -76,3 +93,19 @@ class Batch:
         seat still in, C2) now hands on to its successor."""
         row = nxt[g]
         nxt[g] = np.where(row == seat[:, None], nxt[g, seat][:, None], row)
+
+    @staticmethod
+    def _lookup(keys: Ints, cache: dict[Any, Any], decide: Callable[..., Any]) -> NDArray[Any]:
+        """`decide(*key)` for each row of `keys` (a number, or a row of them), each distinct
+        key evaluated once while `cache` holds the answers."""
+        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+        answers = []
+        for row in unique.tolist():
+            key: Hashable = tuple(row)
+            if key not in cache:
+                cache[key] = decide(*row)
+            answers.append(cache[key])
+        if not answers:
+            return np.zeros(0, dtype=np.int64)
+        values: NDArray[Any] = np.array(answers)[inverse.reshape(-1)]
+        return values

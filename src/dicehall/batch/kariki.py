@@ -1,4 +1,4 @@
-"""Kariki in batches: N games advanced in lockstep with NumPy, random play.
+"""Kariki in batches: N games advanced in lockstep with NumPy, random or heuristic play.
 
 A second implementation of the rules in `dicehall.games.kariki.rules`, kept
 as close to it as arrays allow: the same phases, the same order of berries,
@@ -10,16 +10,26 @@ Each pass of the loop takes one step in every game still running, whatever
 its phase, except the roll-off: a round of it (one die per contender, C5) is
 taken at once and counted as that many steps. Turn timers (K8) do not exist
 here: nobody times out in a simulation.
+
+The heuristic bot (`dicehall.games.kariki.bots`) is its policy as array
+operations, with its own tables (TRUST, FAIL_TO_BEAT) and the same float
+arithmetic, so it decides as the bot does to the last bit. It remembers what
+the bot remembers: each heuristic seat keeps, per thrower, the unforced
+claims it saw pulled and how many were lies, learnt from the last dice shown
+(`last_shown`) whenever it is asked to choose, as the bot learns them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import NDArray
 
-from dicehall.batch.base import Batch, Ints
+from dicehall.batch.base import Batch, Bools, Ints
 from dicehall.batch.result import BatchResult
 from dicehall.core.game import Game
+from dicehall.games.kariki import bots as heuristic
 
 ROLL_OFF, THROW, DIRECTION, CLAIM, RESPOND, EMERGENCY, OVER = range(7)
 """The engine's phases, numbered as there."""
@@ -61,18 +71,29 @@ EVENTS = (
 )
 """What the batch counts per game, each named after the engine's event (see `event_counts`)."""
 
+TRUST = np.array(heuristic.TRUST)
+"""The heuristic's TRUST[honesty step, previous claim + 1, claim]: the chance a claim is true."""
+FAIL_TO_BEAT = np.array(heuristic.FAIL_TO_BEAT)
+KEY = 7
+"""A pull as the heuristic tells pulls apart: dice, thrower, claim, previous claim, puller,
+the berry's receiver (the engine's `last_shown`, whose values the bot compares)."""
+
 
 class KarikiBatch(Batch):
-    """`games` games of one configured Kariki, all seats played at random."""
+    """`games` games of one configured Kariki; seat s played by `bots[s % len(bots)]`."""
 
     game_id = "kariki"
     event_names = EVENTS
     roll_off_tie = "roll-off-tie"
 
     def __init__(
-        self, game: Game, games: int, seed: int | np.random.SeedSequence | None = None
+        self,
+        game: Game,
+        games: int,
+        seed: int | np.random.SeedSequence | None = None,
+        bots: Sequence[str] = ("random",),
     ) -> None:
-        super().__init__(game, games, seed)
+        super().__init__(game, games, seed, bots)
         options = game.options
         self.at_least = options["pull"] == "at-least"
         self.after_kariki_roller = options["after_kariki"] == "roller"
@@ -101,6 +122,16 @@ class KarikiBatch(Batch):
         self.pending = np.zeros((size, n), dtype=np.int64)
         self.queued = np.zeros(size, dtype=np.int64)
         self.beginner = np.full(size, -1, dtype=np.int64)
+        self.previous = np.full(size, -1, dtype=np.int64)  # the claim the claim followed
+        self.dice = np.zeros((size, 2), dtype=np.int64)  # under the mug, as thrown
+        # The heuristic's memory: the last pull shown (KEY), and for each heuristic seat
+        # the last pull it learnt from and, by thrower, unforced claims pulled and lies.
+        self.shown_pull = np.zeros(size, dtype=bool)
+        self.shown = np.full((size, KEY), -1, dtype=np.int64)
+        if self.heuristic.any():
+            self.seen = np.full((size, n, KEY), -2, dtype=np.int64)
+            self.unforced = np.zeros((size, n, n), dtype=np.int64)
+            self.lies = np.zeros((size, n, n), dtype=np.int64)
 
     # --- playing -----------------------------------------------------------------
 
@@ -133,7 +164,9 @@ class KarikiBatch(Batch):
     def _direction(self, g: Ints) -> None:
         """K1: the first roller sends play left or right."""
         self.steps[g] += 1
-        self.step[g] = np.where(self._choose(np.full(g.size, 2)) == 0, 1, -1)
+        left = self._choose(np.full(g.size, 2)) == 0
+        left |= self._asks_heuristic(g, self.roller[g])  # the heuristic sends play left
+        self.step[g] = np.where(left, 1, -1)
         self.phase[g] = THROW
         self.nxt[g] = (np.arange(self.n) + self.step[g][:, None]) % self.n
 
@@ -157,12 +190,14 @@ class KarikiBatch(Batch):
         hidden = ~kariki & ~failed
         gh = g[hidden]
         self.dice_rank[gh] = rank[hidden]
+        self.dice[gh] = np.column_stack([a, b])[hidden]
         self.phase[gh] = CLAIM
 
     def _kariki(self, g: Ints) -> None:
         """K3: a crown, a berry for the next player, and every third crown one for all others."""
         roller = self.roller[g]
         self.events["kariki"][g] += 1
+        self.shown_pull[g] = False  # the Kariki is the last dice shown now
         victim = self._next_in(g, roller)
         in_before = ~self.out[g]
         self.crowns[g, roller] += 1
@@ -188,6 +223,11 @@ class KarikiBatch(Batch):
         claim = self.claim[g]
         new = claim + 1 + self._choose(DOUBLE_SIXES - claim)
         roller = self.roller[g]
+        smart = self._asks_heuristic(g, roller)
+        if smart.any():  # the truth when it is high enough, else the lowest legal claim
+            rank = self.dice_rank[g[smart]]
+            new[smart] = np.maximum(rank, claim[smart] + 1)
+        self.previous[g] = claim
         self.claim[g] = new
         self.owner[g] = roller
         self.passed[g] = 0
@@ -203,6 +243,10 @@ class KarikiBatch(Batch):
         # The legal actions, in the engine's order: roll, pull, pass (K6 drops one).
         count = np.where(thrower | passed, 2, 3)
         pick = self._choose(count) + thrower  # the thrower's list starts at pull
+        smart = self._asks_heuristic(g, seat)
+        if smart.any():
+            pick[smart] = self._heuristic_response(g[smart], seat[smart], thrower[smart],
+                                                   passed[smart])  # fmt: skip
         rolls, pulls, passes = pick == 0, pick == 1, pick == 2
         gr = g[rolls]
         self.events["roll"][gr] += 1
@@ -230,6 +274,10 @@ class KarikiBatch(Batch):
         self.events["pull-true"][g] += true
         loser = np.where(true, puller, owner)
         beginner = np.where(true, owner, puller)
+        self.shown_pull[g] = True
+        self.shown[g] = np.column_stack(
+            [self.dice[g], self.roller[g], self.claim[g], self.previous[g], puller, loser]
+        )
         self._berry(g[true], loser[true], "false-accusation")
         self._berry(g[~true], loser[~true], "caught-lying")
         self._begin_after_berries(g, beginner)
@@ -245,6 +293,12 @@ class KarikiBatch(Batch):
         seat = np.argmin(queue, axis=1)
         self.pending[g, seat] = 0
         buy = self._choose(np.full(g.size, 2)) == 0
+        smart = self._asks_heuristic(g, seat)
+        if smart.any():  # worth it with an even chance or better: 1 / (1 + others) >= 0.5
+            gs = g[smart]
+            left = np.where(self.out[gs], 0, BERRIES_OUT - self.berries[gs])
+            others = left.sum(axis=1) - left[np.arange(gs.size), seat[smart]]
+            buy[smart] = others <= 1
         gb, sb = g[buy], seat[buy]
         self.events["emergency"][gb] += 1
         self.paid[gb, sb] += self.pot[gb]
@@ -255,6 +309,52 @@ class KarikiBatch(Batch):
         done = ~self.pending[g].any(axis=1)
         gd = g[done]
         self._begin_after_berries(gd, self.beginner[gd])
+
+    # --- the heuristic bot -------------------------------------------------------------
+
+    def _asks_heuristic(self, g: Ints, seat: Ints) -> Bools:
+        """Which of the seats choosing now are heuristic; each first learns from the last
+        pull shown, as `HeuristicBot.observe` does before every choice."""
+        smart: Bools = self.heuristic[seat]
+        if smart.any():
+            self._observe(g[smart], seat[smart])
+        return smart
+
+    def _observe(self, g: Ints, seat: Ints) -> None:
+        """A pull not yet learnt from: an unforced claim (not one rank above the claim it
+        followed) counts for its thrower, a lie if the dice were not the claim."""
+        key = self.shown[g]
+        new = self.shown_pull[g] & (key != self.seen[g, seat]).any(axis=1)
+        g, seat, key = g[new], seat[new], key[new]
+        self.seen[g, seat] = key
+        claim, previous = key[:, 3], key[:, 4]
+        unforced = (previous < 0) | (claim != previous + 1)
+        g, seat, key = g[unforced], seat[unforced], key[unforced]
+        thrower = key[:, 2]
+        self.unforced[g, seat, thrower] += 1
+        self.lies[g, seat, thrower] += RANK[key[:, 0], key[:, 1]] != key[:, 3]
+
+    def _heuristic_response(self, g: Ints, seat: Ints, thrower: Bools, passed: Bools) -> Ints:
+        """`HeuristicBot._respond`: the engine's index (0 roll, 1 pull, 2 pass) of the
+        cheapest of its three risks in expected berries, the first of them on a tie."""
+        claim, rank = self.claim[g], self.dice_rank[g]
+        roller = self.roller[g]
+        claims = self.unforced[g, seat, roller]
+        honest = claims - self.lies[g, seat, roller]
+        honesty = (heuristic.HONESTY_PRIOR * heuristic.PRIOR_WEIGHT + honest) / (
+            heuristic.PRIOR_WEIGHT + claims
+        )
+        step = np.rint(honesty * heuristic.TRUST_STEPS).astype(np.int64)
+        true = TRUST[step, self.previous[g] + 1, claim]
+        fail = FAIL_TO_BEAT[claim] - 2 / 36  # a Kariki never costs the roller
+        roll = np.where(claim == DOUBLE_SIXES, fail, fail * heuristic.PULL_RATE)
+        nxt = self._next_in(g, seat)
+        rate = np.where(nxt == roller, heuristic.THROWER_PULL_RATE, heuristic.PULL_RATE)
+        pass_ = np.where(passed, np.inf, (1.0 - true) * rate)
+        costs = np.column_stack([true, roll, pass_])  # the bot's order: pull, roll, pass
+        pick = np.array([1, 0, 2])[np.argmin(costs, axis=1)]
+        holds = self._claim_is_true(rank, claim)  # its own throw came back: it knows
+        return np.where(thrower, np.where(holds, 2, 1), pick)
 
     # --- berries, going out, the next roll -----------------------------------------
 
@@ -297,6 +397,7 @@ class KarikiBatch(Batch):
             g, beginner = g[~waiting], beginner[~waiting]
         self.dice_rank[g] = -1
         self.claim[g] = -1
+        self.previous[g] = -1
         self.owner[g] = -1
         self.responder[g] = -1
         self.passed[g] = 0

@@ -1,4 +1,4 @@
-"""Tao Dice in batches: N games advanced in lockstep with NumPy, random play.
+"""Tao Dice in batches: N games advanced in lockstep with NumPy, random or heuristic play.
 
 A second implementation of `dicehall.games.tao.rules` (D1-D12, every game
 length and opener), kept as close to it as arrays allow, for speed only;
@@ -10,19 +10,31 @@ of betting is a few array operations because a seat pays at most once in it
 (its raise or its call), so what it can pay is known from the start: the
 opening round is drawn seat by seat clockwise from the opener up to the
 first raise, then the calling round of everyone else in. Only the total of
-a seat's two d6 is kept: nothing else of them matters to random play or the
+a seat's two d6 is kept: nothing else of them matters to the bots or the
 showdown.
+
+The heuristic bot (`dicehall.games.tao.bots`) is its policy as array
+operations: its showdown equities (`dicehall.games.tao.odds.equity`, whole
+numbers of outcomes as there, then the same float division) for every
+deciding seat at once, and its thresholds on them. Its opening choice does
+not depend on the others' (nobody has paid before the first raise), so the
+opening stays one pass; after a raise it depends on what the seats before it
+did (the pot, who folded, who will reroll the d12), so the calling round goes
+seat by seat from the raiser, clockwise, as the engine asks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from dicehall.batch.base import Batch, Bools, Ints
 from dicehall.batch.result import BatchResult
 from dicehall.core.game import Game
+from dicehall.games.tao.bots import RAISE_MARGIN
+from dicehall.games.tao.odds import totals
 
 OPENER, ROUND, OVER = range(3)
 """Before the first player is known, a round to play, the game over."""
@@ -53,16 +65,50 @@ EVENTS = (
 call with a white stone, D5; "gratis": a call with no stones to pay, D4)."""
 
 
+def _ways(two_d6: int, d12: int) -> list[int]:
+    """The outcomes of each total for a player whose 2d6 sum and d12 are known (0: not)."""
+    return list(totals(two_d6 or None, d12 or None).ways)
+
+
+WAYS = np.array([[_ways(two, d12) for d12 in range(13)] for two in range(13)], dtype=np.int64)
+"""WAYS[two_d6, d12, t]: outcomes giving total t (0: that part not known), as in odds.py."""
+BELOW = np.cumsum(WAYS, axis=2) - WAYS
+"""BELOW[two_d6, d12, t]: outcomes with a total under t."""
+UPTO = np.cumsum(WAYS, axis=2)
+"""UPTO[two_d6, d12, t]: outcomes with a total of t or less."""
+SIZE = WAYS.sum(axis=2)
+
+
+def equity(two_d6: Ints, d12: Ints, opponents: Bools, their_d12: Ints) -> NDArray[np.float64]:
+    """`odds.equity` for many seats at once: the share of the pot expected by a seat whose
+    2d6 sum and d12 are `two_d6`, `d12` (0: not known), against the `opponents` (a mask
+    over the seats) whose d12 are `their_d12` (0: not known). Whole numbers of outcomes,
+    then the engine's float arithmetic, so each value equals the bot's to the last bit."""
+    known = np.where(opponents, their_d12, 0)
+    below = np.where(opponents[..., None], BELOW[0, known], 1).prod(axis=-2)
+    upto = np.where(opponents[..., None], UPTO[0, known], 1).prod(axis=-2)
+    own = WAYS[two_d6, d12]
+    win = (own * below).sum(axis=-1)
+    tie = (own * upto).sum(axis=-1) - win
+    size = SIZE[two_d6, d12] * np.where(opponents, SIZE[0, known], 1).prod(axis=-1)
+    share: NDArray[np.float64] = (win + tie / 2) / size
+    return share
+
+
 class TaoBatch(Batch):
-    """`games` games of one configured Tao Dice, all seats played at random."""
+    """`games` games of one configured Tao Dice; seat s played by `bots[s % len(bots)]`."""
 
     game_id = "tao"
     event_names = EVENTS
 
     def __init__(
-        self, game: Game, games: int, seed: int | np.random.SeedSequence | None = None
+        self,
+        game: Game,
+        games: int,
+        seed: int | np.random.SeedSequence | None = None,
+        bots: Sequence[str] = ("random",),
     ) -> None:
-        super().__init__(game, games, seed)
+        super().__init__(game, games, seed, bots)
         n, size = self.n, self.size
         self.length = str(game.options["length"])
         opener = str(game.options["opener"])
@@ -115,10 +161,10 @@ class TaoBatch(Batch):
         """A round, top to bottom; a game whose round ends early (D7) drops out of the rest."""
         self._ante(g[self.ante_due[g]])
         self._throw(g)
-        g = self._bet(g)
+        g = self._bet(g, 1)
         self._reroll(g, self._two_d6, "throw")  # D5
         self._throw_d12(g)  # D6
-        g = self._bet(g)
+        g = self._bet(g, 2)
         self._reroll(g, self._d12, "d12")
         self._showdown(g)
 
@@ -133,6 +179,7 @@ class TaoBatch(Batch):
         """D2: everyone in antes m (all they have if fewer), colours chosen; a step each."""
         pay, low, high = self._split(g, self.in_round[g], self.black[g], self.white[g])
         white = low + self._choose_each(high - low + 1)
+        white = np.where(self.heuristic, low, white)  # the heuristic: the fewest white
         self._pay(g, (slice(None),), pay - white, white)
         count = self.in_round[g].sum(axis=1)
         self.steps[g] += count
@@ -152,7 +199,7 @@ class TaoBatch(Batch):
         self.events["d12"][g] += count
         self.d12[g] = self._d12(g.size)
 
-    def _bet(self, g: Ints) -> Ints:
+    def _bet(self, g: Ints, stage: int) -> Ints:
         """D3, D4: a stage of betting. Clockwise from the opener each seat in passes or
         raises, until the first raise; then everyone else in calls or folds. Returns the
         games still in the round (D7: in the others the last one in took the pot)."""
@@ -166,6 +213,9 @@ class TaoBatch(Batch):
         # The engine's legal lists: (pass, raise low..high), or (pass) with nothing to pay;
         # after the raise (call low..high, fold), or (call with nothing, fold).
         opening = self._choose_each(np.where(pay > 0, colours + 1, 1))
+        smart = self.heuristic[order] & playing
+        if smart.any():
+            opening = self._heuristic_opening(g, stage, order, smart, pay, low, high, opening)
         raising = playing & (opening > 0)
         raised = raising.any(axis=1)
         first = np.argmax(raising, axis=1)
@@ -174,6 +224,11 @@ class TaoBatch(Batch):
         raiser = raising & (position == first[:, None])
         others = playing & raised[:, None] & ~raiser
         reply = self._choose_each(colours + 1)
+        if (smart & others).any():
+            raise_white = low[rows[:, 0], first] + opening[rows[:, 0], first] - 1
+            self._heuristic_replies(
+                g, stage, order, others, smart, first, raise_white, pay, low, high, reply
+            )
         folds = others & (reply == colours)
         calls = others & ~folds
         white = np.where(raiser, low + opening - 1, np.where(calls, low + reply, 0))
@@ -196,6 +251,93 @@ class TaoBatch(Batch):
         self._take_pot(g[alone], order[rows[alone, 0], first[alone]])
         left: Ints = g[~alone]
         return left
+
+    # --- the heuristic bot -------------------------------------------------------------
+
+    def _equities(
+        self, g: Ints, stage: int, seat: Ints, opponents: Bools, rerolling: Bools
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """`HeuristicBot.choose`'s two equities for `seat` of each game `g`: keeping its
+        dice, and rerolling the stage's (two d6 in stage one, its d12 in stage two).
+        `opponents` and `rerolling` are masks over the seats (in seat order): the others
+        in, and those whose d12 is still to be thrown again (D5)."""
+        two = self.dice[g, seat]
+        none = np.zeros_like(two)
+        if stage == 1:
+            unknown = np.zeros_like(opponents, dtype=np.int64)
+            return equity(two, none, opponents, unknown), equity(none, none, opponents, unknown)
+        their = np.where(rerolling, 0, self.d12[g])
+        d12 = self.d12[g, seat]
+        return equity(two, d12, opponents, their), equity(two, none, opponents, their)
+
+    def _heuristic_opening(
+        self,
+        g: Ints,
+        stage: int,
+        order: Ints,
+        smart: Bools,
+        pay: Ints,
+        low: Ints,
+        high: Ints,
+        opening: Ints,
+    ) -> Ints:
+        """The heuristic's opening choice (0: pass, k: raise with low + k - 1 white) for
+        every seat `smart` of every game (games x positions), all at once."""
+        rows, col = np.nonzero(smart)
+        seat = order[rows, col]
+        playing = self.in_round[g[rows]]
+        opponents = playing & (np.arange(self.n) != seat[:, None])
+        keep, reroll = self._equities(g[rows], stage, seat, opponents, np.zeros_like(opponents))
+        lo, hi = low[rows, col], high[rows, col]
+        best = np.where(hi > 0, np.maximum(keep, reroll), keep)
+        raises = (best * (opponents.sum(axis=1) + 1) > RAISE_MARGIN) & (pay[rows, col] > 0)
+        white = _white(reroll > keep, lo, hi)
+        chosen = opening.copy()
+        chosen[rows, col] = np.where(raises, 1 + white - lo, 0)
+        return chosen
+
+    def _heuristic_replies(
+        self,
+        g: Ints,
+        stage: int,
+        order: Ints,
+        others: Bools,
+        smart: Bools,
+        first: Ints,
+        raise_white: Ints,
+        pay: Ints,
+        low: Ints,
+        high: Ints,
+        reply: Ints,
+    ) -> None:
+        """The heuristic's calls and folds after a raise, into `reply` (k: call with
+        low + k white; colours: fold), seat by seat clockwise from the raiser: each
+        decision sees the pot, the folds and the coming d12 rerolls of the seats before."""
+        n = self.n
+        rows = np.arange(g.size)
+        seats_in = self.in_round[g].copy()
+        rerolling = np.zeros((g.size, n), dtype=bool)
+        raiser = order[rows, first]
+        rerolling[rows, raiser] = raise_white > 0
+        pot = self.pot_black[g] + self.pot_white[g] + pay[rows, first]
+        for k in range(1, n):
+            col = (first + k) % n
+            acts = others[rows, col]
+            seat = order[rows, col]
+            lo, hi, cost = low[rows, col], high[rows, col], pay[rows, col]
+            ask = acts & smart[rows, col]
+            if ask.any():
+                a = np.flatnonzero(ask)
+                opponents = seats_in[a] & (np.arange(n) != seat[a, None])
+                keep, reroll = self._equities(g[a], stage, seat[a], opponents, rerolling[a])
+                best = np.where(hi[a] > 0, np.maximum(keep, reroll), keep)
+                calls = (cost[a] == 0) | (best * (pot[a] + cost[a]) >= cost[a])
+                white = _white(reroll > keep, lo[a], hi[a])
+                reply[a, col[a]] = np.where(calls, white - lo[a], hi[a] - lo[a] + 1)
+            called = acts & (reply[rows, col] <= hi - lo)
+            pot += np.where(called, cost, 0)
+            rerolling[rows, seat] |= called & (lo + reply[rows, col] > 0)
+            seats_in[rows, seat] &= ~(acts & ~called)
 
     def _reroll(self, g: Ints, throw: Callable[[int], Ints], event: str) -> None:
         """D5: everyone who paid a white stone throws the stage's dice again, once."""
@@ -313,3 +455,10 @@ class TaoBatch(Batch):
         self.winner[g[won]] = seat[won]
         self.phase[g[won]] = OVER
         self._start_match(g[~won])
+
+
+def _white(reroll: Bools, low: Ints, high: Ints) -> Ints:
+    """`bots.pay_with`: one white stone when the bot wants to reroll and may pay one,
+    else the fewest white it may pay."""
+    one = reroll & (low <= 1) & (high >= 1)
+    return np.where(one, 1, low)

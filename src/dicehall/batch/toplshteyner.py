@@ -1,13 +1,27 @@
-"""Toplshteyner in batches: N games advanced in lockstep with NumPy, random play.
+"""Toplshteyner in batches: N games advanced in lockstep with NumPy, random or heuristic play.
 
 A second implementation of `dicehall.games.toplshteyner.rules` (P1-P10, C2,
 C5), kept as close to it as arrays allow, for speed only; `tests/batch/`
 checks statistically that it plays the engine's game. Each pass takes one
 step in every game still running; a round of the roll-off (one die per
 contender) is taken at once and counted as that many steps.
+
+The heuristic bot (`dicehall.games.toplshteyner.bots`) always buys the
+fourth life; whom it elects is the bot's own `elect`, asked once per
+distinct position and looked up from then on, so it is the bot's policy
+exactly. A position is the lives of the players still in, in play order from
+the roller: all the bot's arithmetic sees (`odds.chance_after` takes the
+players in play order, and the bot the first of the best in play order), so
+positions that differ by where the table starts or by empty seats are asked
+once, and the answers are kept for the whole process.
 """
 
 from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,6 +41,7 @@ EVENTS = (
     "life_lost",
     "out",
     "elect",
+    *(f"elect {seat}" for seat in range(8)),
     "buy",
     "decline",
     "life_back",
@@ -34,22 +49,27 @@ EVENTS = (
     "rolloff_tie",
 )
 """What the batch counts per game, named after the engine's events (a double by its face,
-a turn's end by its reason)."""
+a turn's end by its reason, an election also by the seat elected)."""
 
 
 class ToplshteynerBatch(Batch):
-    """`games` games of one configured Toplshteyner, all seats played at random."""
+    """`games` games of one configured Toplshteyner; seat s played by `bots[s % len(bots)]`."""
 
     game_id = "toplshteyner"
     event_names = EVENTS
     roll_off_tie = "rolloff_tie"
 
     def __init__(
-        self, game: Game, games: int, seed: int | np.random.SeedSequence | None = None
+        self,
+        game: Game,
+        games: int,
+        seed: int | np.random.SeedSequence | None = None,
+        bots: Sequence[str] = ("random",),
     ) -> None:
-        super().__init__(game, games, seed)
+        super().__init__(game, games, seed, bots)
         self.for_fun = bool(game.options["for_fun"])
         self.sixes_end_turn = bool(game.options["sixes_end_turn"])
+        self._elect_cache = ELECTIONS.setdefault((self.for_fun, self.sixes_end_turn), {})
         n, size = self.n, self.size
         self.lives = np.full((size, n), START_LIVES, dtype=np.int64)
         self.paid = np.zeros((size, n), dtype=np.int64)
@@ -153,7 +173,9 @@ class ToplshteynerBatch(Batch):
         self._set_point(g[self.point[g] == 0], 10)
         alone = self.alive[g] == 2  # one other player: no choice to ask
         ga = g[alone]
-        self._elect_among(ga, np.zeros(ga.size, dtype=np.int64))
+        others = self.lives[ga] > 0
+        others[np.arange(ga.size), self.roller[ga]] = False
+        self._elected(ga, np.argmax(others, axis=1))
         self.phase[g[~alone]] = ELECT
 
     def _trick_sixes(self, g: Ints) -> None:
@@ -174,26 +196,47 @@ class ToplshteynerBatch(Batch):
             self._end_turn(g[~offer], "trick_sixes")
 
     def _elect(self, g: Ints) -> None:
-        """P8: the roller elects one of the others still in, uniformly at random."""
+        """P8: the roller elects one of the others still in: uniformly at random (the
+        `pick`-th of them in seat order: the order does not matter), or as the heuristic."""
         self.steps[g] += 1
         self.phase[g] = TURN
-        self._elect_among(g, self._choose(self.alive[g] - 1))
+        roller = self.roller[g]
+        others = self.lives[g] > 0
+        others[np.arange(g.size), roller] = False
+        pick = self._choose(self.alive[g] - 1)
+        target = np.argmax(np.cumsum(others, axis=1) > pick[:, None], axis=1)
+        smart = self.heuristic[roller]
+        if smart.any():
+            target[smart] = self._heuristic_elect(g[smart], roller[smart])
+        self._elected(g, target)
 
-    def _elect_among(self, g: Ints, pick: Ints) -> None:
-        """The `pick`-th other player still in loses a life (the order does not matter)."""
+    def _elected(self, g: Ints, target: Ints) -> None:
         if g.size == 0:
             return
-        others = self.lives[g] > 0
-        others[np.arange(g.size), self.roller[g]] = False
-        target = np.argmax(np.cumsum(others, axis=1) > pick[:, None], axis=1)
         self.events["elect"][g] += 1
+        for seat in range(self.n):
+            self.events[f"elect {seat}"][g] += target == seat
         self._lose(g, target, np.ones_like(target))
 
+    def _heuristic_elect(self, g: Ints, roller: Ints) -> Ints:
+        """The heuristic's choice for High Fives: the seat its own `elect` names, asked once
+        per position (the lives of those in, in play order from the roller)."""
+        rows = np.arange(g.size)[:, None]
+        seats = (roller[:, None] + np.arange(self.n)) % self.n  # play order from the roller
+        lives = self.lives[g[:, None], seats]
+        order = np.argsort(lives == 0, axis=1, kind="stable")  # the players in, first
+        position = lives[rows, order]
+        decide = functools.partial(_elect, self.game, self.for_fun, self.sixes_end_turn)
+        elected = self._lookup(position, self._elect_cache, decide)
+        chosen: Ints = seats[rows[:, 0], order[rows[:, 0], elected]]
+        return chosen
+
     def _buy(self, g: Ints) -> None:
-        """P9: at three lives, buy a fourth for one stake paid into the pot, or decline."""
+        """P9: at three lives, buy a fourth for one stake paid into the pot, or decline
+        (the heuristic always buys)."""
         self.steps[g] += 1
         self.phase[g] = TURN
-        buy = self._choose(np.full(g.size, 2)) == 0
+        buy = (self._choose(np.full(g.size, 2)) == 0) | self.heuristic[self.roller[g]]
         gb = g[buy]
         roller = self.roller[gb]
         self.lives[gb, roller] += 1
@@ -241,3 +284,24 @@ class ToplshteynerBatch(Batch):
         self.point[g] = 0
         self.snake_eyes[g] = self.threes[g] = self.high_fives[g] = False
         self.roller[g] = self.nxt.reshape(-1)[g * self.n + self.roller[g]]
+
+
+ELECTIONS: dict[tuple[bool, bool], dict[Any, int]] = {}
+"""The heuristic's elections by table options (for_fun, sixes_end_turn) and position."""
+
+
+def _elect(game: Game, for_fun: bool, sixes_end_turn: bool, *lives: int) -> int:
+    """The bot's own `elect` at a position (lives in play order from the roller, then 0 for
+    the seats out): the place in that order of the player it elects."""
+    from dicehall.games.toplshteyner.bots import HeuristicBot
+    from dicehall.games.toplshteyner.rules import ELECT_SEAT
+
+    view = {
+        "phase": "elect",
+        "roller": 0,
+        "lives": list(lives),
+        "for_fun": for_fun,
+        "sixes_end_turn": sixes_end_turn,
+    }
+    others = [ELECT_SEAT[place] for place in range(1, len(lives)) if lives[place] > 0]
+    return int(HeuristicBot(game, 0, random.Random(0)).elect(view, others)["seat"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -17,10 +17,12 @@ from rich.markup import escape
 from typer.core import TyperCommand
 
 from dicehall import __version__
-from dicehall.cluster import LOCAL, ClusterError, Runner, runner
 from dicehall.core import DicehallError, Game, make_bots
 from dicehall.core.options import parse_option_args
 from dicehall.games import game_class, make_game
+
+if TYPE_CHECKING:
+    from dicehall.cluster import Runner
 
 app = typer.Typer(
     help="Hidden-information dice games: play, simulate, replay, study the odds, host tables.",
@@ -109,6 +111,8 @@ class RayCommand(TyperCommand):
     """
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        from dicehall.cluster import LOCAL
+
         fixed = list(args)
         for i, arg in enumerate(fixed):
             if arg == "--":
@@ -121,6 +125,8 @@ class RayCommand(TyperCommand):
 @contextmanager
 def cluster(address: str | None) -> Iterator[Runner]:
     """The runner `--ray` asks for; no Ray, or no cluster there, is one clean error line."""
+    from dicehall.cluster import ClusterError, runner
+
     try:
         with runner(address) as run:
             yield run

@@ -6,7 +6,6 @@ import json
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
 from rich.table import Table as RichTable
 
 from dicehall.cli.common import (
@@ -43,6 +42,8 @@ def ladder(
     ray: RayOpt = None,
 ) -> None:
     """The bots play random lineups against each other; prints their ratings."""
+    from rich.progress import Progress
+
     from dicehall.ratings import ladder as run_ladder
 
     g = guarded(lambda: configure(game, seats, option))

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
 from rich.table import Table as RichTable
 
 from dicehall.cli.common import (
@@ -25,7 +24,6 @@ from dicehall.cli.common import (
     guarded,
     out,
 )
-from dicehall.core.sim import simulate
 
 
 @app.command(rich_help_panel="Study")
@@ -46,12 +44,14 @@ def sim(
         bool,
         typer.Option(
             "--batch",
-            help="Play all games at once with NumPy (every game with random bots; Tepiiku "
-            "with heuristic bots too): many times faster for large runs.",
+            help="Play all games at once with NumPy (random and heuristic bots, every game): "
+            "many times faster for large runs.",
         ),
     ] = False,
 ) -> None:
     """Bots play many games; prints wins per seat, mean steps and the flow of money."""
+    from dicehall.core.sim import simulate
+
     g = guarded(lambda: configure(game, seats, option))
     names = bot_names(g, bots)
     if batch:
@@ -68,6 +68,8 @@ def sim(
         print(json.dumps(stats.to_json()))
         return
     else:
+        from rich.progress import Progress
+
         with Progress(console=err, transient=True) as progress:
             task = progress.add_task(f"{g.id}", total=games)
             stats = guarded(

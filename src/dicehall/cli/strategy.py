@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table as RichTable
@@ -28,9 +28,9 @@ from dicehall.cli.common import (
     out,
 )
 from dicehall.core import Game
-from dicehall.strategy.duel import duel as run_duel
-from dicehall.strategy.progress import bar
-from dicehall.strategy.solver import GameSolver, plot
+
+if TYPE_CHECKING:
+    from dicehall.strategy.solver import GameSolver
 
 
 @app.command(rich_help_panel="Study", cls=RayCommand)
@@ -45,6 +45,9 @@ def duel(
     ray: RayOpt = None,
 ) -> None:
     """A tournament rotating seats and the first roller: win rates with 95% intervals."""
+    from dicehall.strategy.duel import duel as run_duel
+    from dicehall.strategy.progress import bar
+
     g = guarded(lambda: configure(game, seats, option))
     names = bot_names(g, bots)
     if len(set(names)) < 2:
@@ -111,6 +114,8 @@ def solve(
             )
         )
     if plot_file is not None:
+        from dicehall.strategy.solver import plot
+
         guarded(lambda: plot(report.history, report.unit, plot_file, f"{g.name}, {g.seats} seats"))
     data = {
         "game": g.id,

@@ -10,8 +10,6 @@ import typer
 from rich.text import Text
 
 from dicehall.cli.common import app, fail, guarded, out
-from dicehall.core.transcript import check_schema, load
-from dicehall.core.transcript import replay as replay_transcript
 
 
 def seat_names(names: object, seats: int) -> list[str]:
@@ -33,6 +31,9 @@ def replay(
     ] = False,
 ) -> None:
     """Re-apply a transcript exactly; prints the events and the final result."""
+    from dicehall.core.transcript import check_schema, load
+    from dicehall.core.transcript import replay as replay_transcript
+
     data = guarded(lambda: load(file))
     guarded(lambda: check_schema(data))
     state = guarded(lambda: replay_transcript(data))

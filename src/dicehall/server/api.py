@@ -23,6 +23,7 @@ from dicehall.server.fairness import verify_transcript
 from dicehall.server.hall import Conflict, Forbidden, Hall, NotFound
 from dicehall.server.limits import Limits, PerAddress
 from dicehall.server.live import OVER, LiveTable
+from dicehall.server.lobby_ratings import SitterRatings
 from dicehall.server.settings import DEFAULT_GRACE_SECONDS, TableSettings
 
 Name = Annotated[str, Field(max_length=40)]
@@ -131,7 +132,9 @@ def api_router(
     compute: Compute,
     grace_seconds: float = DEFAULT_GRACE_SECONDS,
     accounts: Accounts | None = None,
+    sitters: SitterRatings | None = None,
 ) -> APIRouter:
+    """`sitters`: the ratings the lobby shows beside the names (none without)."""
     router = APIRouter(prefix="/api")
     new_tables = PerAddress(limits.tables_per_minute, limits.tables_burst, "new tables")
     joins = PerAddress(limits.joins_per_minute, limits.joins_burst, "joins")
@@ -198,8 +201,12 @@ def api_router(
 
     @router.get("/tables")
     async def open_tables() -> list[dict[str, Any]]:
-        """Listed tables waiting for players or in play (private ones are not listed)."""
-        return hall.open_tables()
+        """Listed tables waiting for players or in play (private ones are not listed), with
+        each sitter's shown rating in the table's game (mu - 3 sigma; null if unrated)."""
+        if sitters is None:
+            return hall.open_tables()
+        await sitters.refresh_tables(hall.listed())
+        return hall.open_tables(sitters.rating)
 
     @router.get("/tables/{table_id}", responses=errors(404))
     async def get_table(table_id: str) -> dict[str, Any]:

@@ -18,11 +18,14 @@ from dicehall.core.game import Game
 from dicehall.server.account_api import Accounts, account_router
 from dicehall.server.api import api_router
 from dicehall.server.catalog import Catalog
+from dicehall.server.claims import claim_router
 from dicehall.server.compute import Compute
 from dicehall.server.config import ServerConfig
 from dicehall.server.expiry import sweep_forever
 from dicehall.server.hall import Hall
+from dicehall.server.ladder import Ladder
 from dicehall.server.limits import Limits, TooManyRequests
+from dicehall.server.lobby_ratings import SitterRatings
 from dicehall.server.ops import Check, Metrics, ops_router
 from dicehall.server.outside_bots import BotTokens, bots_router
 from dicehall.server.profiles import Profiles, profile_router
@@ -82,6 +85,9 @@ def create_app(
     accounts = Accounts(store, limits, config, bot_names)
     results = Results(store, accounts.db)
     hall.finish_hooks.append(results.finished)
+    sitters = SitterRatings(store)
+    results.on_recorded.append(sitters.forget)
+    ladder = Ladder(hall, config.ladder_games_per_minute, config.ladder_bot_delay_ms)
     metrics = Metrics(hall)
     hall.on_move = metrics.moved
 
@@ -96,6 +102,7 @@ def create_app(
 
         node = Node(redis_url, hall)
         hall.on_open, hall.on_end = node.opened, node.ended
+        ladder.take_turn = node.ladder_turn
         metrics.bus_errors = lambda: node.errors
         checks["redis"] = node.ready
 
@@ -113,8 +120,10 @@ def create_app(
         if recorded:
             log.info("recorded the results of %d tables a stop had left unrecorded", recorded)
         sweeper = asyncio.create_task(sweep_forever(hall))
+        ladder.start()
         yield
         sweeper.cancel()
+        await ladder.stop()
         await results.drain()
         if node is not None:
             await node.stop()
@@ -125,7 +134,9 @@ def create_app(
 
     app = FastAPI(title="dicehall", version=__version__, lifespan=lifespan)
     app.state.hall = hall
-    app.include_router(api_router(hall, limits, compute, grace_seconds, accounts))
+    app.state.ladder = ladder
+    app.state.sitters = sitters
+    app.include_router(api_router(hall, limits, compute, grace_seconds, accounts, sitters))
     app.include_router(ops_router(metrics, checks))
     app.include_router(replay_router(hall))
     app.include_router(bots_router(hall, bot_tokens, limits))
@@ -135,6 +146,7 @@ def create_app(
         await results.forget(hall, account_id)
 
     app.include_router(account_router(accounts, forget))
+    app.include_router(claim_router(hall, accounts, results))
     app.include_router(profile_router(Profiles(store.engine, accounts.db), results, catalog.ids()))
 
     @app.exception_handler(TooManyRequests)

@@ -32,6 +32,11 @@ class ServerConfig:
     # a bot from outside has this long for each decision (outside_bots.py)
     outside_bot_ms: int = 250
 
+    # the standing bot ladder (ladder.py): rated games of the built-in bots against one
+    # another, started at this pace (0: none), each bot pausing this long before a move
+    ladder_games_per_minute: float = 0.0
+    ladder_bot_delay_ms: int = 100
+
     # the database: one writer thread, a bounded queue of writes, SQLite's busy timeout,
     # and how a table retries a step the database refused before it gives up on it
     write_queue: int = 1000

@@ -24,11 +24,12 @@ from dicehall.server.catalog import Catalog
 from dicehall.server.chat import ChatStore, TableChat
 from dicehall.server.config import ServerConfig
 from dicehall.server.expiry import expiry_text, stale
-from dicehall.server.fairness import MODES, SEALED, check_commit, commitment_for, new_seed
+from dicehall.server.fairness import MODES, SEALED, SEED, check_commit, commitment_for, new_seed
 from dicehall.server.limits import TooManyRequests
 from dicehall.server.live import CLOSED, OVER, WAITING, LiveTable, SaveError, token_hash
 from dicehall.server.outside_bots import OUTSIDE, kept_seat
 from dicehall.server.quickmatch import lobby_facts
+from dicehall.server.results import Rated
 from dicehall.server.settings import (
     SettingsStore,
     TableSettings,
@@ -133,13 +134,17 @@ class Hall:
             raise NotFound(f"no room {room!r}")
         return self.get(table_id)
 
-    def open_tables(self) -> list[dict[str, Any]]:
-        """The lobby's list: listed tables waiting or in play (private ones only by room)."""
+    def listed(self) -> list[LiveTable]:
+        return [t for t in self.live.values() if t.settings.listed]
+
+    def open_tables(
+        self, rating: Callable[[Rated | None, str], float | None] | None = None
+    ) -> list[dict[str, Any]]:
+        """The lobby's list: listed tables waiting or in play (private ones only by room),
+        with each sitter's shown rating from `rating` (lobby_ratings.py)."""
         out = []
         now = time.time()
-        for table in self.live.values():
-            if not table.settings.listed:
-                continue
+        for table in self.listed():
             taken = sum(1 for p in table.record.players if p["bot"] or p["token_hash"])
             out.append(
                 {
@@ -151,7 +156,7 @@ class Hall:
                     "seats_taken": taken,
                     "free_seats": table.free_seats(),
                     "names": table.names,
-                    **lobby_facts(table, now),
+                    **lobby_facts(table, now, rating),
                 }
             )
         return out
@@ -259,6 +264,22 @@ class Hall:
         token = new_token()
         await table.claim(seat, token, name.strip() or None, commit, account)
         return seat, token
+
+    async def open_bot_table(
+        self, game_id: str, lineup: list[str], bot_delay_ms: int, settings: TableSettings
+    ) -> LiveTable:
+        """A table whose every seat a server's bot plays, by seat (the ladder, ladder.py): it
+        has no seat for a person, so nobody waits for it or is kept from one. Seed dice:
+        no person's hidden throws to keep secret, and no tracker to run for them."""
+        game = self.catalog.make(game_id, len(lineup), {})
+        players = [
+            {"name": seat_name(seat, bot), "bot": bot, "token_hash": None}
+            for seat, bot in enumerate(lineup)
+        ]
+        return await self._open(
+            game_id, game.seats, dict(game.options), players, None, bot_delay_ms, settings,
+            fairness=SEED,
+        )  # fmt: skip
 
     async def rematch(
         self, old: LiveTable, token: str, entropy: str | None = None

@@ -710,6 +710,8 @@ class LiveTable:
             except StaleMove:
                 self._plan(None)
             except IllegalActionError:
+                if self.record.status != PLAYING:  # another seat ended it while this one thought
+                    return
                 log.exception("table %s: the bot at seat %d chose an illegal move", self.id, seat)
                 await self._move(seat, None, step)
         except SaveError:

@@ -105,7 +105,7 @@ def is_outside(player: dict[str, Any]) -> bool:
 
 def waiting_seat(hall: Hall, game: str | None, seats: int | None) -> tuple[LiveTable, int] | None:
     """The longest-waiting table with a seat kept for a bot, of `game` and `seats` if given."""
-    for table in hall.live.values():  # oldest first: dicts keep their order
+    for table in sorted(hall.live.values(), key=lambda t: t.record.created):
         if table.status != "waiting":
             continue
         if game is not None and table.record.game != game:

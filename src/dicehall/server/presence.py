@@ -93,9 +93,11 @@ class Presence:
             if s not in self.stand_ins and s not in self.skipping and self.quit(s) is None
         ]
 
-    def host(self) -> int:
-        """The host: the first seat a person holds (the one that made the table)."""
-        return self.humans()[0]
+    def host(self) -> int | None:
+        """The host: the first seat a person holds (the one that made the table); none at a
+        table of bots alone (the ladder's)."""
+        humans = self.humans()
+        return humans[0] if humans else None
 
     # --- pages coming and going -----------------------------------------------------
 

@@ -5,11 +5,12 @@ number of seats with a seat free for a person, whatever its options, and
 seats the caller there; when none fits it opens one of every seat a person's
 (the game's default options, a listed table's turn timer), which the next
 quick matches fill. The lobby's list of open tables says who is at each
-table and how long since its last move (`lobby_facts`).
+table, with their ratings, and how long since its last move (`lobby_facts`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
@@ -17,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from dicehall.core.errors import DicehallError
 from dicehall.server.limits import Limits, PerAddress
+from dicehall.server.results import Rated, rated_as
 from dicehall.server.settings import TableSettings
 
 if TYPE_CHECKING:
@@ -45,8 +47,19 @@ def fits(table: LiveTable, game: str, seats: int) -> bool:
     )
 
 
-def lobby_facts(table: LiveTable, now: float) -> dict[str, Any]:
-    """Who sits at a listed table (public facts) and how long since its last move."""
+def fitting(hall: Hall, game: str, seats: int) -> list[LiveTable]:
+    """The tables a quick match may join, the longest-waiting first."""
+    found = [t for t in hall.live.values() if fits(t, game, seats)]
+    return sorted(found, key=lambda t: t.record.created)
+
+
+def lobby_facts(
+    table: LiveTable, now: float, rating: Callable[[Rated | None, str], float | None] | None = None
+) -> dict[str, Any]:
+    """Who sits at a listed table (public facts), each with their shown rating in its game
+    (`rating`: lobby_ratings.py; None without one), and how long since its last move."""
+    who = rated_as(table.record.players)
+    game = table.record.game
     return {
         "players": [
             {
@@ -55,6 +68,7 @@ def lobby_facts(table: LiveTable, now: float) -> dict[str, Any]:
                 "outside_bot": bool(p.get("outside")),
                 "taken": p["bot"] is not None or p["token_hash"] is not None,
                 "connected": p["bot"] is not None or table.connected(s),
+                "rating": None if rating is None else rating(who[s], game),
             }
             for s, p in enumerate(table.record.players)
         ],
@@ -86,7 +100,7 @@ def quickmatch_router(
             seats = hall.catalog.make(body.game, body.seats, {}).seats
         except DicehallError as e:
             raise HTTPException(400, str(e)) from None
-        for table in [t for t in hall.live.values() if fits(t, body.game, seats)]:
+        for table in fitting(hall, body.game, seats):
             try:
                 seat, token = await hall.join(table, name, None, body.entropy, account or None)
             except Conflict:  # taken meanwhile: the next one

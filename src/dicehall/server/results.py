@@ -27,8 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,17 +108,30 @@ class Finished:
     result: Result
 
 
-def bot_players(bots: Sequence[str | None]) -> list[str | None]:
-    """The player each bot seat is rated as: the bot's name, then "name 2", "name 3" ...
-    for further copies at the same table (the ladder's numbering); None for other seats."""
-    seen: Counter[str] = Counter()
-    out: list[str | None] = []
-    for bot in bots:
-        if bot is None:
+ACCOUNT, BOT_NAME = "account", "bot"
+Rated = tuple[str, str]
+"""Who a seat is rated as: (ACCOUNT, account id) or (BOT_NAME, the bot account's name)."""
+
+
+def rated_as(players: Sequence[dict[str, Any]]) -> list[Rated | None]:
+    """Who each seat of a table is rated as: its player's account; else a server's bot by
+    its name, then "name 2", "name 3" ... for further copies at the same table (the
+    ladder's numbering); else a seated bot from outside by its name; None for a seat
+    with none of these (a person from before accounts). The lobby asks this of every
+    seat it lists at every poll, so it is kept to one pass."""
+    out: list[Rated | None] = []
+    copies: dict[str, int] = {}
+    for p in players:
+        account, bot = p.get("account"), p["bot"]
+        if account:
+            out.append((ACCOUNT, account))
+        elif bot is not None:
+            n = copies[bot] = copies.get(bot, 0) + 1
+            out.append((BOT_NAME, bot if n == 1 else f"{bot} {n}"))
+        elif p.get("outside") and p["token_hash"] is not None:
+            out.append((BOT_NAME, p["name"]))
+        else:
             out.append(None)
-            continue
-        seen[bot] += 1
-        out.append(bot if seen[bot] == 1 else f"{bot} {seen[bot]}")
     return out
 
 
@@ -260,10 +272,61 @@ class ResultStore:
                 )
         return list(dict.fromkeys(ids))
 
+    def claim(
+        self,
+        table_id: str,
+        seat: int,
+        account_id: str,
+        players: list[dict[str, Any]],
+        result: Result | None,
+    ) -> None:
+        """A seat from before accounts becomes an account's (claims.py): the table's players
+        as given, and the seat's stored result if it has one. A game finished before
+        results were kept gets its result now, every seat's, unrated, so that it shows in
+        the claimer's history; no rating moves after the fact."""
+        with self.engine.begin() as db:
+            db.execute(update(tables).where(tables.c.id == table_id).values(players=players))
+            if result is None:
+                return
+            kept = db.execute(
+                select(game_results.c.result).where(game_results.c.table_id == table_id)
+            ).first()
+            if kept is not None and kept.result is None:
+                db.execute(
+                    update(game_results)
+                    .where(game_results.c.table_id == table_id)
+                    .values(result=result.to_json())
+                )
+                db.execute(insert(result_seats), _seat_rows(table_id, players, result))
+            db.execute(
+                update(result_seats)
+                .where(result_seats.c.table_id == table_id)
+                .where(result_seats.c.seat == seat)
+                .where(result_seats.c.account_id.is_(None))
+                .values(account_id=account_id)
+            )
+
     def stored_ratings(self) -> dict[tuple[str, str], tuple[float, float, int, float]]:
         with self.engine.connect() as db:
             rows = db.execute(select(ratings)).all()
         return {(r.account_id, r.game): (r.mu, r.sigma, r.games, r.wins) for r in rows}
+
+
+def _seat_rows(
+    table_id: str, players: list[dict[str, Any]], result: Result
+) -> list[dict[str, Any]]:
+    """An unrated game's result_seats rows, from its players as stored."""
+    return [
+        {
+            "table_id": table_id,
+            "seat": seat,
+            "account_id": p.get("account"),
+            "name": p["name"],
+            "won": win_share(result, seat),
+            "net": result.net[seat],
+        }
+        for seat, p in enumerate(players)
+    ]
 
 
 def forget_seats(players: list[dict[str, Any]], account_id: str) -> list[int]:
@@ -317,6 +380,8 @@ class Results:
         self.accounts = accounts
         self.results = ResultStore(store.engine)
         self.pending: dict[str, asyncio.Task[None]] = {}
+        # called on the event loop with the game once a result is stored (lobby_ratings.py)
+        self.on_recorded: list[Callable[[str], None]] = []
 
     def finished(self, table: Any) -> None:
         """A table's game is over (called on the event loop): record it soon."""
@@ -341,37 +406,34 @@ class Results:
     async def _record(self, table: Any) -> None:
         players = table.record.players
         names = [p["name"] for p in players]
-        bots = bot_players([None if p.get("account") else p["bot"] for p in players])
         game = table.record.game
         result = table.state.result()
         rated = bool(table.settings.rated)
         try:
             await self.store.run(
-                self._record_now, table.id, game, rated, players, bots, names, result
+                self._record_now, table.id, game, rated, rated_as(players), names, result
             )
         except Exception:  # the next start's catch_up records it
             log.exception("table %s: its result could not be recorded", table.id)
+            return
+        for hook in self.on_recorded:
+            hook(game)
 
     def _record_now(
         self,
         table_id: str,
         game: str,
         rated: bool,
-        players: list[dict[str, Any]],
-        bots: list[str | None],
+        who: list[Rated | None],
         names: list[str],
         result: Result,
     ) -> None:
         ids: list[str | None] = []
-        for p, bot in zip(players, bots, strict=True):
-            account = None
-            if p.get("account"):
-                ids.append(p["account"])
+        for seat in who:
+            if seat is None or seat[0] == ACCOUNT:
+                ids.append(None if seat is None else seat[1])
                 continue
-            if bot is not None:
-                account = self.accounts.bot(bot)
-            elif p.get("outside") and p["token_hash"] is not None:  # a bot from outside
-                account = self.accounts.bot(p["name"])
+            account = self.accounts.bot(seat[1])
             ids.append(None if account is None else account.id)
         self.results.record(Finished(table_id, game, rated, ids, names, result))
 

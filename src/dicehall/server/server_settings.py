@@ -147,6 +147,19 @@ class ServerSettings(BaseSettings):
         le=60_000,
         description="milliseconds a bot from outside has for each decision",
     )
+    ladder_games_per_minute: float = Field(
+        _CONFIG.ladder_games_per_minute,
+        ge=0,
+        le=600,
+        description="rated games of the built-in bots against one another a minute, the"
+        " standing ladder (0: none)",
+    )
+    ladder_bot_delay_ms: int = Field(
+        _CONFIG.ladder_bot_delay_ms,
+        ge=0,
+        le=10_000,
+        description="milliseconds a bot of the ladder pauses before each move",
+    )
     write_queue: int = Field(
         _CONFIG.write_queue, ge=1, description="database writes waiting for the writer thread"
     )

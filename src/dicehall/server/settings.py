@@ -39,6 +39,7 @@ class TableSettings:
     when_empty: str = FINISH
     spectator_chat: bool = True  # the host may close the chat to spectators
     rated: bool = False  # the result moves the players' ratings (results.py); else casual
+    ladder: bool = False  # a game of the standing bot ladder (ladder.py)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

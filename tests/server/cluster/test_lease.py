@@ -39,3 +39,24 @@ async def _leases(url: str) -> None:
 
 def test_a_lease_has_one_holder_and_lapses_without_it(redis_url: str) -> None:
     run(_leases(redis_url))
+
+
+async def _ladder_turns(url: str) -> None:
+    from dicehall.server.cluster.node import Node
+
+    a, b = (Node(url, None, "test-ladder:") for _ in range(2))  # type: ignore[arg-type]
+    try:
+        await a.redis.delete("test-ladder:ladder")
+        assert await a.ladder_turn(0.3)
+        assert not await b.ladder_turn(0.3)  # one node of the site opens each ladder table
+        assert not await a.ladder_turn(0.3)
+        await asyncio.sleep(0.5)
+        assert await b.ladder_turn(0.3)  # the next interval: whoever asks first
+    finally:
+        await a.redis.delete("test-ladder:ladder")
+        for node in (a, b):
+            await node.redis.aclose()
+
+
+def test_one_node_of_a_site_takes_each_turn_of_the_ladder(redis_url: str) -> None:
+    run(_ladder_turns(redis_url))

@@ -46,11 +46,12 @@ def servers(
 
 def test_a_site_of_three_processes(servers: list[Server], pg_site_url: str) -> None:
     """One test, so that one test worker starts the site (three processes) once: a whole
-    game of every game, a single server refused beside the site, then the owners of a
-    table in play killed and stopped."""
+    game of every game, a single server refused beside the site, quick match and bots'
+    seats across processes, then the owners of a table in play killed and stopped."""
     for game, seats, options in GAMES:
         full_game_with_seats_on_every_process(servers, pg_site_url, game, seats, options)
     a_single_server_does_not_start_beside_a_site(pg_site_url)
+    quick_match_and_bot_seats_across_the_site(servers, pg_site_url)
     killed_owner_then_stopped_owner(servers, pg_site_url)
 
 
@@ -238,3 +239,40 @@ def killed_owner_then_stopped_owner(servers: list[Server], pg_site_url: str) -> 
             conn.close()
     print(f"taken over {took:.1f} s after SIGKILL; handed over {handed:.1f} s after SIGTERM")
     check_finished(pg_site_url, last, tid, conns)
+
+
+def quick_match_and_bot_seats_across_the_site(servers: list[Server], pg_site_url: str) -> None:
+    """A quick match and a bot's seat request reach a process that does not hold the
+    table waiting for them: they are seated there all the same, not at a new table."""
+    from dicehall.server.outside_bots import BotTokens
+
+    def post(server: Server, path: str, body: dict[str, Any], **kw: Any) -> dict[str, Any]:
+        answer = httpx.post(f"{server.url}{path}", json=body, timeout=20, **kw)
+        assert answer.status_code == 200, answer.text
+        data: dict[str, Any] = answer.json()
+        return data
+
+    first = post(servers[0], "/api/quickmatch", {"game": "kariki", "seats": 3, "name": "Ann"})
+    assert first["opened"] is True
+    second = post(servers[1], "/api/quickmatch", {"game": "kariki", "seats": 3, "name": "Bo"})
+    assert second == {**second, "opened": False, "table_id": first["table_id"], "seat": 1}
+    # a private table on the last process keeps a seat for a bot from outside
+    kept = post(
+        servers[2],
+        "/api/tables",
+        {"game": "kariki", "seats": 3, "bots": {"2": "outside"}, "listed": False},
+    )
+    engine = create_engine(pg_site_url)
+    try:
+        token = BotTokens(engine).issue("site-bot")
+    finally:
+        engine.dispose()
+    sat = post(
+        servers[0],
+        "/api/bots/sit",
+        {"game": "kariki"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert (sat["table_id"], sat["seat"], sat["name"]) == (kept["table_id"], 2, "site-bot")
+    seats = httpx.get(f"{servers[1].url}/api/tables/{kept['table_id']}", timeout=20).json()
+    assert seats["seats"][2]["taken"] is True and seats["status"] == "waiting"

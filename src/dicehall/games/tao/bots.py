@@ -11,10 +11,12 @@ white stones for later). Antes are paid in black: a white ante buys nothing.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import Any, TypeVar, cast
 
 from dicehall.core import Action, Game, View
-from dicehall.games.tao.odds import equity, position
+from dicehall.games.tao.odds import Position, equity, position
 
 RAISE_MARGIN = 1.3
 """Raise when equity exceeds this many times an equal share of the pot."""
@@ -28,23 +30,73 @@ class HeuristicBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1 or legal[0]["type"] == "ante":
             return legal[0]  # the fewest white stones
-        where = position(view)
-        opponents = where.opponent_totals()
-        keep = equity(where.keep(), opponents)
-        reroll_dice = where.reroll_two_d6() if view["stage"] == 1 else where.reroll_d12()
-        reroll = equity(reroll_dice, opponents)
-        wants_reroll = reroll > keep
-        best = max(keep, reroll) if any(a.get("white", 0) > 0 for a in legal) else keep
-        if legal[0]["type"] == "pass":
-            if best * (len(opponents) + 1) > RAISE_MARGIN:
-                return pay_with(legal, "raise", wants_reroll)
-            return legal[0]
         me = view["players"][self.seat]
         cost = min(view["m"], me["black"] + me["white"])
         pot = view["pot"]["black"] + view["pot"]["white"]
-        if cost == 0 or best * (pot + cost) >= cost:
-            return pay_with(legal, "call", wants_reroll)
-        return legal[-1]  # fold
+        return equity_choice(position(view), view["stage"], legal, pot, cost)
+
+
+def equity_choice(
+    where: Position, stage: int, legal: Sequence[Action], pot: int, cost: int
+) -> Action:
+    """The heuristic's bet from its showdown position, the pot and what a bid costs it.
+
+    Pure, so that a bot reading the bets can ask what an equity bettor would
+    have done with each hand (`reading.py`).
+    """
+    keep, reroll = equities(where.two_d6, where.d12, where.opponents, stage)
+    wants_reroll = reroll > keep
+    best = max(keep, reroll) if any(a.get("white", 0) > 0 for a in legal) else keep
+    if legal[0]["type"] == "pass":
+        if best * (len(where.opponents) + 1) > RAISE_MARGIN:
+            return pay_with(legal, "raise", wants_reroll)
+        return legal[0]
+    if cost == 0 or best * (pot + cost) >= cost:
+        return pay_with(legal, "call", wants_reroll)
+    return legal[-1]  # fold
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def number_cache(limit: int) -> Callable[[F], F]:
+    """Memoise a function of plain numbers (and tuples of them) in one dict, emptied when full.
+
+    Not `functools.lru_cache`: it keeps every key in a node the garbage
+    collector follows, and tens of thousands of them make a full collection,
+    which falls inside some bot's decision, take tens of milliseconds. The
+    collector soon stops following tuples of numbers.
+    """
+
+    def wrap(function: F) -> F:
+        table: dict[tuple[Any, ...], Any] = {}
+
+        @wraps(function)
+        def cached(*args: Any) -> Any:
+            found = table.get(args, table)
+            if found is table:
+                if len(table) >= limit:
+                    table.clear()
+                found = table[args] = function(*args)
+            return found
+
+        return cast(F, cached)
+
+    return wrap
+
+
+@number_cache(1 << 16)
+def equities(
+    two_d6: int | None, d12: int | None, others: tuple[int | None, ...], stage: int
+) -> tuple[float, float]:
+    """The showdown equity of keeping the dice, and of rerolling the stage's dice.
+
+    Keyed by plain numbers (`number_cache`), not by the `Position`.
+    """
+    where = Position(two_d6, d12, others)
+    opponents = where.opponent_totals()
+    reroll = where.reroll_two_d6() if stage == 1 else where.reroll_d12()
+    return equity(where.keep(), opponents), equity(reroll, opponents)
 
 
 def pay_with(legal: Sequence[Action], kind: str, reroll: bool) -> Action:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -434,6 +436,54 @@ def regret_policy(regret: Array, mask: Array) -> Array:
     return np.where(total > 0, r / np.where(total > 0, total, 1), uniform).astype(regret.dtype)
 
 
+def _refresh(sigma: Array, regret: Array, mask: Array, nodes: list[int]) -> None:
+    """`regret_policy` again at `nodes` only, in place (the other nodes' regrets did not move).
+
+    The slots are summed node by node, so each node's chances are the same
+    numbers `regret_policy` gives over the whole array.
+    """
+    for node in nodes:
+        sigma[node] = regret_policy(regret[node][None], mask[node][None])[0]
+
+
+@dataclass
+class CFRState:
+    """What CFR+ needs to go on where it stopped: regrets, values, antes, counts (resumable)."""
+
+    regrets: list[Array]
+    """Per chunk, stage one's then stage two's regrets."""
+    values: Array
+    ante_o: Array
+    ante_x: Array
+    iterations: int
+    sweeps: int
+    history: list[tuple[int, float]]
+    seconds: float
+
+    def save(self, where: Path) -> None:
+        """One uncompressed archive (about 600 MB): written beside, then moved into place."""
+        arrays: dict[str, Any] = {f"r{i}": r for i, r in enumerate(self.regrets)}
+        arrays.update(
+            values=self.values, ante_o=self.ante_o, ante_x=self.ante_x,
+            counts=np.array([self.iterations, self.sweeps]),
+            history=np.array(self.history, dtype=np.float64).reshape(-1, 2),
+            seconds=np.array(self.seconds),
+        )  # fmt: skip
+        temp = where.with_name(where.name + ".part")
+        with temp.open("wb") as f:
+            np.savez(f, **arrays)
+        temp.replace(where)
+
+    @classmethod
+    def load(cls, where: Path) -> CFRState:
+        with np.load(where) as z:
+            regrets = [z[f"r{i}"] for i in range(sum(1 for k in z.files if k.startswith("r")))]
+            iterations, sweeps = (int(c) for c in z["counts"])
+            history = [(int(i), float(c)) for i, c in z["history"]]
+            return cls(regrets, z["values"], z["ante_o"], z["ante_x"], iterations, sweeps,
+                       history, float(z["seconds"]))  # fmt: skip
+
+
 class CFR:
     """CFR+ state for every position, kept between sweeps: one block of arrays per chunk."""
 
@@ -446,33 +496,48 @@ class CFR:
             self.blocks.append([np.zeros(shape, DTYPE) for shape in (shape1, shape2) * 2])
         self.iterations = 0
 
+    def regrets(self) -> list[Array]:
+        return [r for block in self.blocks for r in block[:2]]
+
+    def restore(self, regrets: list[Array], iterations: int) -> None:
+        """Go on from saved regrets (`CFRState`)."""
+        if len(regrets) != 2 * len(self.blocks):
+            raise ValueError(f"{len(regrets)} regret arrays for {len(self.blocks)} chunks")
+        for i, block in enumerate(self.blocks):
+            for stage in (0, 1):
+                block[stage][...] = regrets[2 * i + stage]
+        self.iterations = iterations
+
     def run(self, ext: Array, iterations: int, tick: Tick | None = None) -> None:
         """`iterations` more CFR+ iterations on every round, given the values `ext`.
 
         The regrets carry over from earlier runs (a warm start), the average
         starts afresh: iterations against other leaf values would bias it.
+        Each player's chances are recomputed after its own update only, at
+        its own nodes: the other nodes' regrets have not moved.
         """
         model = self.model
         start = 0
         for block in self.blocks:
             block[2][...] = 0
             block[3][...] = 0
+        own = [[node for node in range(N_NODES) if NODE_PLAYER[node] == p] for p in (0, 1)]
         for (lo, hi), block in zip(model.chunks(), self.blocks, strict=True):
             leaves = model.leaf_values(ext, lo, hi)
             m1, m2 = (m.astype(DTYPE) for m in model.masks(lo, hi))
             r1, r2, a1, a2 = block
+            s1, s2 = regret_policy(r1, m1), regret_policy(r2, m2)
             for it in range(start + 1, start + iterations + 1):
                 w = DTYPE(it)
                 for player in (0, 1):
-                    s1, s2 = regret_policy(r1, m1), regret_policy(r2, m2)
                     p = round_pass(model, lo, hi, s1, s2, leaves, player, best=False)
-                    for node in range(N_NODES):
-                        if NODE_PLAYER[node] != player:
-                            continue
+                    for node in own[player]:
                         np.maximum(r1[node] + p.stage1[node], 0, out=r1[node])
                         np.maximum(r2[node] + p.stage2[node], 0, out=r2[node])
                         a1[node] += w * p.reach1[node][None] * s1[node]
                         a2[node] += w * p.reach2[node][None] * s2[node]
+                    _refresh(s1, r1, m1, own[player])
+                    _refresh(s2, r2, m2, own[player])
             if tick is not None:
                 tick(hi, len(model))
         self.iterations += iterations
@@ -506,12 +571,16 @@ def solve(
     max_sweeps: int = 40,
     tick: Callable[[str, int, int], None] | None = None,
     after_sweep: Callable[[Solved], None] | None = None,
+    resume: CFRState | None = None,
+    keep: Callable[[CFRState], None] | None = None,
 ) -> Solved:
     """CFR+ on every round given the values, the values of the result, repeated.
 
     Sweeps run `per_sweep`, then twice as many, ... up to `iterations` CFR+
     iterations (the regrets carry over, each sweep averages its own), until a
     sweep of `iterations` moves the values by less than `tolerance`.
+    `keep` receives the state after every sweep; `resume` goes on from one
+    (its sweeps count towards `max_sweeps`), so a stopped solve loses at most a sweep.
     """
     start = time.perf_counter()
     cfr = CFR(model)
@@ -520,6 +589,12 @@ def solve(
     change = np.inf
     history: list[tuple[int, float]] = []
     sweeps = 0
+    before = 0.0
+    if resume is not None:
+        cfr.restore(resume.regrets, resume.iterations)
+        values, ante_o, ante_x = resume.values, resume.ante_o, resume.ante_x
+        history, sweeps, before = list(resume.history), resume.sweeps, resume.seconds
+        change = history[-1][1] if history else np.inf
     while sweeps < max_sweeps:
         sweeps += 1
         ext = extended(model, values, ante_o, ante_x)
@@ -538,24 +613,18 @@ def solve(
         change = float(np.abs(new - values).max())
         history.append((cfr.iterations, change))
         values = new
+        seconds = before + time.perf_counter() - start
+        if keep is not None:
+            keep(CFRState(cfr.regrets(), values, ante_o, ante_x, cfr.iterations, sweeps,
+                          list(history), seconds))  # fmt: skip
         if after_sweep is not None:
-            after_sweep(
-                Solved(
-                    policy,
-                    values,
-                    sweeps,
-                    cfr.iterations,
-                    change,
-                    time.perf_counter() - start,
-                    list(history),
-                )
-            )
+            after_sweep(Solved(policy, values, sweeps, cfr.iterations, change, seconds,
+                               list(history)))  # fmt: skip
         if change < tolerance and count == iterations:
             break
     policy = cfr.policy(ante_o, ante_x)
-    return Solved(
-        policy, values, sweeps, cfr.iterations, change, time.perf_counter() - start, history
-    )
+    seconds = before + time.perf_counter() - start
+    return Solved(policy, values, sweeps, cfr.iterations, change, seconds, history)
 
 
 def stone_shares(model: Model) -> Array:

@@ -9,9 +9,11 @@ action with its own random source, so a seed makes its play reproducible.
 At three to six seats no equilibrium is known, and the two-seat strategy
 does not carry over even to a match's last two players: they hold the
 stones of the whole table (18 to 36), more than any two-seat position (12),
-and with four or more seats the bid unit grows (D11). There it plays the
-heuristic with the two-seat solution's plainest lesson added
-(`RerollBuyer`: raise with a white stone to buy a reroll of weak dice).
+and with four or more seats the bid unit grows (D11). There it plays
+`reading.BetReader`: the showdown equity against each opponent's hidden
+dice as the round's bets say (Bayes' rule over an equity bettor), and the
+two-seat solution's plainest lesson (raise with a white stone to buy a
+reroll of weak dice).
 `Game.bots()` lists it first only where duels measured it stronger.
 
 The strategy takes tens of minutes to solve and is not shipped: until
@@ -29,7 +31,7 @@ import numpy as np
 
 from dicehall.core import Action, Game, View
 from dicehall.games.tao.bots import HeuristicBot
-from dicehall.games.tao.odds import equity, position
+from dicehall.games.tao.reading import BetReader
 from dicehall.games.tao.rounds import Decision, Dice, Positions, locate, slot_of
 from dicehall.games.tao.strategies import Strategy, stored
 
@@ -70,41 +72,14 @@ def betting_chances(strategy: Strategy, where: Decision, legal: Sequence[Action]
     return [c / total for c in chances] if total > 0 else [1 / len(legal)] * len(legal)
 
 
-BUY_MARGIN = 1.25
-"""Buy a reroll when it raises the showdown equity by this factor (RerollBuyer)."""
-
-
-class RerollBuyer(HeuristicBot):
-    """The heuristic with the two-seat solution's plainest lesson, for larger tables.
-
-    The solved strategy opens a weak 2d6 (a sum of 6 or less) with a raise
-    paid in white most of the time: the raise is the only way to buy a
-    reroll when nobody else bets (D5). The heuristic raises on strength only,
-    so it keeps its weak dice; this bot raises with a white stone in stage
-    one, before anyone has raised, whenever rerolling would raise its
-    showdown equity by `BUY_MARGIN`, and otherwise plays as the heuristic.
-    """
-
-    def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        if view["phase"] == "bet" and view["stage"] == 1 and legal[0]["type"] == "pass":
-            whites = [a for a in legal if a["type"] == "raise" and a["white"] > 0]
-            if whites:
-                where = position(view)
-                opponents = where.opponent_totals()
-                keep = equity(where.keep(), opponents)
-                if equity(where.reroll_two_d6(), opponents) > BUY_MARGIN * keep:
-                    return whites[0]
-        return super().choose(view, legal)
-
-
 class SolverBot:
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = rng
         self.strategy: Strategy | None = stored()
-        # Beyond the model (more seats, or nothing solved yet): the heuristic, buying rerolls
-        # at larger tables as the two-seat solution does.
-        self.heuristic = (RerollBuyer if game.seats > 2 else HeuristicBot)(game, seat, rng)
+        # Beyond the model: at larger tables the bet reader, at two seats with nothing solved
+        # yet the heuristic.
+        self.heuristic = (BetReader if game.seats > 2 else HeuristicBot)(game, seat, rng)
 
     def policy(self, view: View, legal: Sequence[Action]) -> list[float]:
         """The chance of each legal action."""

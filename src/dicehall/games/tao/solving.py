@@ -1,8 +1,8 @@
 """Tao Dice's `GameSolver`: `dicehall solve tao` and `dicehall exploitability tao`.
 
-Two seats only. `--iterations N` runs sweeps of CFR+ over every betting
-round (10, 20, ... up to N iterations each, the values recomputed exactly
-after each) until the values move by less than 1e-6 or the sweeps run out;
+Two seats only. `--iterations N` runs four sweeps of CFR+ over every betting
+round (10, 20, ... up to N iterations each, 80 by default, the values
+recomputed exactly after each), fewer if the values move by less than 1e-6;
 `--target EPS` solves with the default N and doubles it until the
 exploitability is below EPS (at most twice more: each solve takes tens of
 minutes). Exploitability is in the chance of winning a single match for
@@ -23,7 +23,6 @@ from dicehall.strategy.progress import bar
 from dicehall.strategy.solver import SolveReport
 
 MEASURED_LENGTHS = ("single", "token")
-MAX_SWEEPS = 5
 
 
 class TaoSolver:
@@ -72,9 +71,11 @@ class TaoSolver:
         history: list[tuple[int, float]] = []
         seconds = 0.0
         for _ in range(3):
-            with bar(2 * n * MAX_SWEEPS, f"CFR+ sweeps up to {its} iterations", console) as b:
+            sweeps = n * strategies.SWEEPS  # the bar moves a chunk of positions at a time
+            with bar(sweeps, f"CFR+ sweeps up to {its} iterations", console) as b:
                 solved = solve(
-                    self.model, iterations=its, max_sweeps=MAX_SWEEPS,
+                    self.model, iterations=its, per_sweep=strategies.PER_SWEEP,
+                    max_sweeps=strategies.SWEEPS,
                     tick=lambda what, done, total: b.advance(16) if what else None,
                 )  # fmt: skip
             seconds += solved.seconds

@@ -6,8 +6,10 @@ handled here when this node holds the table's lease, or takes it now (its
 owner died, or the table is finished and nobody holds it); otherwise an HTTP
 request is forwarded whole to the owner over the bus and its answer returned,
 and a WebSocket is relayed (relay.py). `GET /api/tables`, the lobby, asks
-every node for the tables it holds and lists them all. Everything else (the
-games, odds, new tables, the page) is answered by whichever node got it.
+every node for the tables it holds and lists them all; a quick match or a bot's
+seat request goes to the node with the longest-waiting table that fits
+(seats.py). Everything else (the games, odds, new tables, the page) is
+answered by whichever node got it.
 
 The owner runs a forwarded request through its own app, marked in the ASGI
 scope (which no client can set), so it is never forwarded again.
@@ -26,6 +28,7 @@ from redis.exceptions import RedisError
 
 from dicehall.server.cluster.bus import NoReceiver
 from dicehall.server.cluster.relay import FORWARDED, Receive, Relay, Scope, Send
+from dicehall.server.cluster.seats import BOT, SEAT_PATHS, best_node, query_of
 from dicehall.server.hall import ROOM_SHAPE, TABLE_ID_SHAPE
 
 if TYPE_CHECKING:
@@ -54,6 +57,9 @@ class Router:
         try:
             if kind == "http" and scope["path"] == "/api/tables" and scope["method"] == "GET":
                 await self._lobby(scope, send)
+                return
+            if kind == "http" and scope["path"] in SEAT_PATHS and scope["method"] == "POST":
+                await self._seat(scope, receive, send)
                 return
             table_id = await self._table_of(scope["path"], kind)
             owner = self.node.id if table_id is None else await self.node.route(table_id)
@@ -90,14 +96,34 @@ class Router:
     async def _forward(
         self, owner: str, table_id: str | None, scope: Scope, receive: Receive, send: Send
     ) -> None:
-        body = b""
-        while True:
-            m = await receive()
-            if m["type"] != "http.request":
-                return  # the client went away
-            body += m.get("body", b"")
-            if not m.get("more_body"):
-                break
+        body = await _body(receive)
+        if body is not None:
+            await self._forward_body(owner, table_id, scope, body, receive, send)
+
+    async def _seat(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A quick match or a bot's seat: answered by the node whose fitting table has
+        waited longest (seats.py), here when none has one."""
+        body = await _body(receive)
+        if body is None:
+            return
+        query = query_of(self.node.hall, scope["path"], body)
+        if query is not None and query["for"] == BOT and not _header(scope, b"authorization"):
+            query = None  # refused here (401) without asking the site
+        owner = None if query is None else await best_node(self.node, query)
+        if owner is None or owner == self.node.id:
+            await self.app(scope, _replayed(body, receive), send)
+        else:
+            await self._forward_body(owner, None, scope, body, receive, send)
+
+    async def _forward_body(
+        self,
+        owner: str,
+        table_id: str | None,
+        scope: Scope,
+        body: bytes,
+        receive: Receive,
+        send: Send,
+    ) -> None:
         try:
             answer = await self.node.bus.request(owner, _request(scope, body, table_id))
         except (TimeoutError, NoReceiver, RedisError, OSError) as e:
@@ -127,6 +153,37 @@ class Router:
         headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    return next((v for k, v in scope["headers"] if k.lower() == name), None)
+
+
+async def _body(receive: Receive) -> bytes | None:
+    """A request's whole body; None if the client went away first."""
+    body = b""
+    while True:
+        m = await receive()
+        if m["type"] != "http.request":
+            return None
+        body += bytes(m.get("body", b""))
+        if not m.get("more_body"):
+            return body
+
+
+def _replayed(body: bytes, receive: Receive) -> Receive:
+    """A receive that gives the body read already, then whatever the client sends."""
+    given = False
+
+    async def again() -> dict[str, Any]:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        message: dict[str, Any] = await receive()
+        return message
+
+    return again
 
 
 def _request(scope: Scope, body: bytes, table_id: str | None) -> dict[str, Any]:

@@ -229,6 +229,19 @@ class Node:
             raise
         return True
 
+    async def ladder_turn(self, interval: float) -> bool:
+        """Whether this node opens the site's next ladder table (ladder.py): the first node
+        to ask in each interval takes the turn, so the site keeps the ladder's pace."""
+        try:
+            return bool(
+                await self.redis.set(
+                    f"{self.prefix}ladder", self.id, nx=True, px=max(1, int(interval * 1000))
+                )
+            )
+        except RedisError:
+            self.error()
+            return False
+
     async def nodes(self) -> list[str]:
         """Every live node of the site, this one included."""
         members = sorted(m.decode() for m in await self.redis.smembers(self._nodes))
@@ -334,6 +347,11 @@ class Node:
             from dicehall.server.cluster.forward import serve_forwarded
 
             return serve_forwarded(self, message)
+        if kind == "find-seat":
+            from dicehall.server.cluster.seats import answer_find
+
+            answer_find(self, message)
+            return None
         if kind == "ws-open":
             return Hosted.open(self, message)
         hosted = self.hosted.get(message.get("conn", ""))

@@ -3,7 +3,7 @@
 // browser that took a seat without logging in plays as a guest; registering from there
 // turns that guest, and every game it played, into the named account.
 
-import { call } from "./api.js";
+import { call, savedSeats } from "./api.js";
 import { h, mount } from "./dom.js";
 
 export const accountApi = {
@@ -12,6 +12,7 @@ export const accountApi = {
   login: (name, password) => call("POST", "/api/account/login", { name, password }),
   logout: () => call("POST", "/api/account/logout"),
   remove: (password) => call("POST", "/api/account/delete", { password }),
+  claim: (tableId, token) => call("POST", `/api/tables/${encodeURIComponent(tableId)}/claim`, { seat_token: token }),
 };
 
 /** Show who is logged in on the top bar's account link. */
@@ -83,7 +84,30 @@ function drawLoggedIn(box, account) {
   mount(box, h("h1", {}, "Account"),
     h("p", { class: "logged-in" }, "Logged in as ", h("strong", {}, account.name), "."),
     h("p", {}, h("a", { href: `#/player/${encodeURIComponent(account.name)}` }, "Your games and ratings")),
-    logout, deleteForm(box, account));
+    logout, claimSeats(), deleteForm(box, account));
+}
+
+/** Seats this browser took before accounts existed become the account's, by their tokens. */
+function claimSeats() {
+  const result = h("p", { class: "claim-result", role: "status" });
+  const button = h("button", { type: "button" }, "Claim this browser's earlier seats");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    const counts = { claimed: 0, yours: 0, refused: 0 };
+    for (const seat of savedSeats()) {
+      try {
+        const answer = await accountApi.claim(seat.tableId, seat.token);
+        counts[answer.claimed ? "claimed" : "yours"] += 1;
+      } catch {
+        counts.refused += 1; // another account's, a table gone, a rated table's second seat
+      }
+    }
+    result.textContent = `${counts.claimed} claimed, ${counts.yours} already yours, ${counts.refused} not yours to claim.`;
+    button.disabled = false;
+  });
+  return h("div", { class: "claim-seats" },
+    h("p", { class: "muted" }, "Games played in this browser before accounts existed belong to no one: claim them for your history (ratings stay as they were)."),
+    button, result);
 }
 
 function deleteForm(box, account) {

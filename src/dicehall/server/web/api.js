@@ -97,6 +97,22 @@ export function loadSeat(tableId) {
   }
 }
 
+/** Every seat this browser keeps: [{tableId, token}], for claiming (account.js). */
+export function savedSeats() {
+  const seats = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith(SEAT_KEY(""))) continue;
+      const seat = JSON.parse(localStorage.getItem(key));
+      if (seat && seat.token) seats.push({ tableId: key.slice(SEAT_KEY("").length), token: seat.token });
+    }
+  } catch {
+    /* nothing readable kept */
+  }
+  return seats;
+}
+
 export function forgetSeat(tableId) {
   try {
     localStorage.removeItem(SEAT_KEY(tableId));

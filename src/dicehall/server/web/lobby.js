@@ -282,11 +282,17 @@ async function loadOpenTables(section) {
           h("span", { class: "open-meta" }, `${t.room ? `room ${t.room} · ` : ""}${seatsText(t)} · ${t.status || ""}${idleText(t)}`),
           Array.isArray(t.players) ? h("span", { class: "open-players" }, t.players.map((p) =>
             h("span", { class: `open-player${p.connected ? " on" : ""}` }, p.taken ? p.name : "free seat",
-              p.bot ? " (bot)" : p.outside_bot ? " (bot from outside)" : ""))) : null,
+              p.bot ? " (bot)" : p.outside_bot ? " (bot from outside)" : "", ratingBadge(p)))) : null,
           h("span", { class: "open-links" },
             t.status === "waiting" && t.room && (!Array.isArray(t.free_seats) || t.free_seats.length)
               ? h("a", { class: "button small", href: `#/room/${t.room}` }, "Join") : null,
             h("a", { class: "button small", href: `#/table/${tableId(t)}` }, "Watch"))))));
+}
+
+/** A sitter's shown rating in the table's game (mu − 3σ, as on their page), if rated. */
+function ratingBadge(p) {
+  if (typeof p.rating !== "number") return null;
+  return h("span", { class: "open-rating", title: "rating in this game (mu − 3 sigma)" }, ` ${p.rating.toFixed(1)}`);
 }
 
 /** How long since the table's last move (or since it opened, while it waits). */
