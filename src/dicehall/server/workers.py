@@ -38,7 +38,7 @@ PARENT_CHECK_SECONDS = 0.5
 WORKER_NICENESS = 10
 
 
-def _worker_start(parent: int) -> None:
+def worker_start(parent: int) -> None:
     """In a new worker process: yield the CPU to the server, and end with it."""
     with contextlib.suppress(OSError):  # where priorities cannot change, run as is
         os.nice(WORKER_NICENESS)
@@ -101,7 +101,7 @@ class Pool:
                 self._executor = ProcessPoolExecutor(
                     self.workers,
                     mp_context=context,
-                    initializer=_worker_start,
+                    initializer=worker_start,
                     initargs=(os.getpid(),),
                 )
             else:
