@@ -155,9 +155,13 @@ class Pool:
             self._executor = None
 
     def warm(self) -> None:
-        """Start the workers now rather than on the first request (processes take a while)."""
+        """Start every worker now rather than on the first requests: processes take a while
+        to start, and the executor starts them in the thread that submits, the event
+        loop's. One job per worker at once, as none is idle yet, starts each of them."""
         if self.workers and self.processes:
-            self.executor().submit(int)
+            executor = self.executor()
+            for _ in range(self.workers):
+                executor.submit(int)
 
     def close(self) -> None:
         if self._executor is not None:
