@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from dicehall.batch import play
+from dicehall.batch import play, tepiiku
 from dicehall.batch.tepiiku import (
     EVENTS,
     HIGHEST,
@@ -121,3 +122,21 @@ def test_the_heuristics_values_are_read_for_the_hand_as_the_bot_computes_them() 
         places = np.array([_places(int(SORTED[hand]), *sorted(others))])
         want = [place_value(_runes(hand), d, others) for d in SUBSETS]
         assert list(_in_hand_order(places, np.array([hand]))[0]) == want
+
+
+def test_the_heuristics_values_are_kept_in_the_table_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run stores the values it computed; the next process reads them back unchanged."""
+    monkeypatch.setenv("DICEHALL_CACHE", str(tmp_path))
+    for name in ("PLACES", "FISH_COSTS"):
+        monkeypatch.setattr(tepiiku, name, {})
+    monkeypatch.setattr(tepiiku, "_loaded", False)
+    play(make_game("tepiiku", 3, {"bankroll": 5}), 50, 1, ["heuristic"])
+    computed = dict(tepiiku.PLACES), dict(tepiiku.FISH_COSTS)
+    assert computed[1] and (tmp_path / f"{tepiiku.TABLES}.json").exists()
+    for name in ("PLACES", "FISH_COSTS"):  # a fresh process
+        monkeypatch.setattr(tepiiku, name, {})
+    monkeypatch.setattr(tepiiku, "_loaded", False)
+    tepiiku._load_tables()
+    assert computed == (tepiiku.PLACES, tepiiku.FISH_COSTS)

@@ -18,7 +18,9 @@ the runes it keeps, not on their places, so the values are computed for the
 sorted hand and read for the hand's order through KEPT_AS), the others'
 scores, the pot, and the coins up to the most any loss in the bot's model
 can take (four times the pot after every "still" the middle leaves room for).
-The values are kept for the whole process: a long run meets few new ones.
+The values are kept for the whole process, and in the table cache
+(`dicehall.core.diskcache`, keyed by the bot's and the rules' sources) for
+the next run: a long run, or the next one, meets few new positions.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from numpy.typing import NDArray
 
 from dicehall.batch.base import Batch, Bools, Ints
 from dicehall.batch.result import BatchResult
+from dicehall.core import diskcache
 from dicehall.core.game import Game
 from dicehall.games.tepiiku.rules import RUNE, SCORE, SUBSETS
 
@@ -81,7 +84,11 @@ class TepiikuBatch(Batch):
 
     def run(self) -> BatchResult:
         """Play every game to the end; T4: of the two with coins, more coins wins."""
+        smart = bool(self.heuristic.any())
+        known = _load_tables() if smart else 0
         self._play({BET: self._bet, TIES: self._ties, FISH: self._fish_step, FORCED: self._forced})
+        if smart and len(PLACES) + len(FISH_COSTS) > known:
+            _save_tables()
         best = self.coins == self.coins.max(axis=1, keepdims=True)
         shares = best / best.sum(axis=1, keepdims=True)
         return BatchResult(
@@ -312,6 +319,41 @@ PLACES: dict[tuple[int, ...], list[float]] = {}
 """The heuristic's expected place for each set of dice, by (sorted hand, the others' scores)."""
 FISH_COSTS: dict[tuple[int, ...], list[float]] = {}
 """The heuristic's expected cost of each reroll, by (sorted hand, pot, middle, Hook, coins)."""
+
+
+TABLES = "tepiiku-batch-heuristic"
+_loaded = False
+
+
+def _tables_key() -> str:
+    from dicehall.games.tepiiku import bots, odds, rules
+
+    return diskcache.source_key(bots.__file__, odds.__file__, rules.__file__, __file__)
+
+
+def _load_tables() -> int:
+    """PLACES and FISH_COSTS from the table cache, the first time in a process; how many
+    values are known now."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        stored = diskcache.load(TABLES, _tables_key())
+        if isinstance(stored, dict):
+            for name, values in (("places", PLACES), ("fish", FISH_COSTS)):
+                for key, row in stored.get(name, []):
+                    values.setdefault(tuple(key), row)
+    return len(PLACES) + len(FISH_COSTS)
+
+
+def _save_tables() -> None:
+    diskcache.save(
+        TABLES,
+        _tables_key(),
+        {
+            name: [[list(key), row] for key, row in values.items()]
+            for name, values in (("places", PLACES), ("fish", FISH_COSTS))
+        },
+    )
 
 
 def _places(hand: int, low: int, high: int) -> list[float]:
