@@ -296,9 +296,10 @@ class Share:
     seats: int
     seconds: float
     think: float
-    floods: int  # odds-flooding clients (and the spectator's pings) in this process
     fairness: str
     seed: int
+    floods: int = 0  # odds-flooding clients in this process
+    pings: bool = False  # the spectator's pings during three seats=8 odds, in this process
 
 
 async def load(share: Share, ready: Any, go: Any) -> Stats:
@@ -322,7 +323,7 @@ async def load(share: Share, ready: Any, go: Any) -> Stats:
             for i in range(share.tables)
         ]
         watched: Table | None = made[0] if made else None
-        if share.floods and watched is None:  # the spectator watches a table of its own
+        if share.pings and watched is None:  # the spectator watches a table of its own
             watched = await open_table(https[0], share.game, share.seats, share.fairness)
         tune_gc()  # the clients' own collector pauses would count as server latency
         ready.put(share.seed)
@@ -334,8 +335,8 @@ async def load(share: Share, ready: Any, go: Any) -> Stats:
             )
             for i, t in enumerate(made)
         ]
-        if share.floods and watched is not None:
-            jobs += [flood(asker, stats, i, stop) for i in range(share.floods)]
+        jobs += [flood(asker, stats, i, stop) for i in range(share.floods)]
+        if share.pings and watched is not None:
             # at once, while the odds are not cached yet: the worst case of the three
             jobs.append(heavy_odds_and_pings(base, asker, watched, stats, stop - share.seconds))
         await asyncio.gather(*jobs)
@@ -431,11 +432,13 @@ def run(args: argparse.Namespace, processes: int, db: str | None) -> tuple[Stats
             "fairness": args.fairness,
         }
         shares = [
-            Share(tables=tables // clients + (i < tables % clients), floods=0, seed=i, **common)
+            Share(tables=tables // clients + (i < tables % clients), seed=i, **common)
             for i in range(clients)
         ]
-        if args.odds_flood:
+        if args.odds_flood:  # the flood, and the spectator in a process of its own, so that
+            # parsing the flood's answers never delays the reading of a pong
             shares.append(Share(tables=0, floods=args.odds_flood, seed=clients, **common))
+            shares.append(Share(tables=0, pings=True, seed=clients + 1, **common))
         try:
             for base in bases:
                 wait_for_server(base, time.time() + 60)
