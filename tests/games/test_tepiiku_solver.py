@@ -216,7 +216,7 @@ def test_pure_equilibria_of_a_batch_take_the_best_total() -> None:
 class Recorder(solver.Ties):
     """Keeps the tie games a sweep builds instead of solving them."""
 
-    def solve(  # type: ignore[override]
+    def solve(
         self,
         payoff: np.ndarray,
         players: tuple[int, ...],

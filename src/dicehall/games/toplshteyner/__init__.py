@@ -20,11 +20,11 @@ from dicehall.games.toplshteyner.rules import Toplshteyner as ToplshteynerRules
 
 class Toplshteyner(ToplshteynerRules):
     def bots(self) -> Mapping[str, BotFactory]:
-        from dicehall.games.toplshteyner.solver_bot import SolverBot, WinSolverBot
+        from dicehall.games.toplshteyner.solver_bot import MoneySolverBot, SolverBot
 
         bots = dict(super().bots())
         heuristic = bots.pop("heuristic")
-        return {"heuristic": heuristic, "solver": SolverBot, "solver_win": WinSolverBot, **bots}
+        return {"heuristic": heuristic, "solver": SolverBot, "solver_money": MoneySolverBot, **bots}
 
     def advice(self, view: View, legal: Sequence[Action]) -> OddsTable | None:
         from dicehall.games.toplshteyner.solver_advice import decision_advice
