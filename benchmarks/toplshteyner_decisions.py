@@ -67,9 +67,7 @@ class Tally:
                 k: v / max(1, self.decisions[k.split(":")[1]] - self.beyond[k.split(":")[1]])
                 for k, v in self.differ.items()
             },
-            "win_chance_given_away_per_seat_game": sum(self.lost.values())
-            / per_game
-            / self.seats,
+            "win_chance_given_away_per_seat_game": sum(self.lost.values()) / per_game / self.seats,
             "win_chance_given_away_by_kind": dict(self.lost),
             "largest_single_loss": self.largest,
             "examples": self.examples[:5],
