@@ -14,13 +14,14 @@ seat count: decisions per game, how often each solver differs from the
 heuristic, and the chance to win the heuristic's choices give away against
 the best choice (per decision where they differ, and per seat and game:
 what a seat playing the solver could gain over the heuristic at most, in
-this model). Decisions with more than `solver.EXACT_PLAYERS` players in are
-beyond the tables (both solvers choose as the heuristic there) and are
-counted apart.
+this model). Decisions with more players in than the win tables hold
+(`solver.WIN_EXACT_PLAYERS`; money's hold fewer) are beyond the tables (the
+solvers choose as the heuristic there) and are counted apart.
 
 Needs every seat count's win tables solved (they ship for two to four
 seats; `benchmarks/toplshteyner_solver.py --seats 5,6,7,8 --objective win`
 solves the rest into the cache); seat counts without them are skipped.
+Money is compared where its tables are solved.
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def measure(seats: int, games: int, seed: int, options: dict[str, Any]) -> Tally
                 continue
             kind = view["phase"]
             tally.decisions[kind] += 1
-            if not solver.solved(view):
+            if not solver.solved(view, "win"):
                 tally.beyond[kind] += 1
                 continue
             mine = heuristic_choice(bots[seat], view, legal)
@@ -109,7 +110,7 @@ def measure(seats: int, games: int, seed: int, options: dict[str, Any]) -> Tally
             loss = max(values.values()) - values[mine]
             tally.differ[f"win:{kind}"] += win.choice != mine
             tally.differ[f"win, worth more than 1e-9:{kind}"] += loss > 1e-9
-            if money_ready:
+            if money_ready and solver.solved(view, "money"):
                 money = solver.decision(view, "money")
                 tally.differ[f"money:{kind}"] += money.choice != mine
             tally.lost[kind] += loss
@@ -146,12 +147,12 @@ def main() -> None:
     parser.add_argument(
         "--exact-players",
         type=int,
-        default=solver.EXACT_PLAYERS,
-        help="read the win tables up to this many players in (solved beyond the bots' "
-        "tables with the same solver, to measure what the heuristic's estimate there costs)",
+        default=solver.WIN_EXACT_PLAYERS,
+        help="read the win tables up to this many players in (more than the bots' tables "
+        "hold: what the heuristic's estimate there costs)",
     )
     args = parser.parse_args()
-    solver.EXACT_PLAYERS = args.exact_players
+    solver.WIN_EXACT_PLAYERS = args.exact_players
     options = {"for_fun": args.for_fun, "sixes_end_turn": args.sixes_end_turn}
     rows = []
     for seats in (int(s) for s in args.seats.split(",")):

@@ -2,10 +2,12 @@
 
 The registry's Toplshteyner is the rules of `rules.py` with the exact solver
 on top (`solver.py`): the `solver` bots and the solver's advice. The rules
-never import them. The heuristic stays listed first, the default at tables:
-in 20,000-game duels the solver is no stronger anywhere and weaker at four
-seats (see docs/strategy.md), since these two choices weigh little against
-the dice and the solver is optimal against itself, not against others.
+never import them. `solver` plays for the win (the game's object, P10) and
+`solver_money` for money. The heuristic stays listed first, the default at
+tables: it already makes nearly the same choices (where it differs, its
+choice gives away about 0.3% of the roller's chance to win, at most 0.06%
+of a seat's wins a game; `benchmarks/toplshteyner_decisions.py`), so no
+duel of 20,000 games can tell the two apart (docs/strategy.md).
 """
 
 from __future__ import annotations

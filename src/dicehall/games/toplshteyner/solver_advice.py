@@ -24,8 +24,8 @@ def decision_advice(game: Game, view: View, legal: Sequence[Action]) -> OddsTabl
         return None
     why = ""
     money = None
-    if not solver.solved(view):
-        why = f"More than {solver.EXACT_PLAYERS} players are in: beyond the solver's tables"
+    if not solver.solved(view, "win"):
+        why = f"More than {solver.exact_players('win')} players are in: beyond the solver's tables"
     else:
         try:
             win = solver.decision(view, "win")
@@ -33,7 +33,8 @@ def decision_advice(game: Game, view: View, legal: Sequence[Action]) -> OddsTabl
             why = "The solver's tables for this table are not computed yet"
         else:
             try:
-                money = solver.decision(view, "money")
+                if solver.solved(view, "money"):
+                    money = solver.decision(view, "money")
             except solver.NotSolved:
                 money = None
     if why:

@@ -6,7 +6,8 @@ seat doing the same; `solver_money` maximises its expected net money instead
 (lives are stakes, P1), which on a paying table can decline a fourth life
 that a player out for the win would take. Both read the roller's
 decision off the solved tables in constant time. With more players in than
-the tables hold (solver.EXACT_PLAYERS), or tables not solved yet (they ship
+the tables hold (`solver.exact_players`: 7 for the win, 5 for money), or tables
+not solved yet (they ship
 for the default options up to four seats; `benchmarks/toplshteyner_solver.py`
 solves the rest into the cache, which takes minutes, too long for a move),
 they choose as the heuristic does.
@@ -33,7 +34,7 @@ class SolverBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1 or view["phase"] not in ("elect", "buy"):
             return legal[0]
-        if not solver.solved(view):
+        if not solver.solved(view, self.objective):
             return self.fallback.choose(view, legal)
         try:
             choice = solver.decision(view, self.objective).choice
