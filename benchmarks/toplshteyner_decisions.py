@@ -70,6 +70,10 @@ class Tally:
             },
             "win_chance_given_away_per_seat_game": sum(self.lost.values()) / per_game / self.seats,
             "win_chance_given_away_by_kind": dict(self.lost),
+            "mean_loss_where_they_differ": {
+                kind: lost / max(1, self.differ[f"win, worth more than 1e-9:{kind}"])
+                for kind, lost in self.lost.items()
+            },
             "largest_single_loss": self.largest,
             "examples": self.examples[:5],
         }
@@ -116,6 +120,9 @@ def measure(seats: int, games: int, seed: int, options: dict[str, Any]) -> Tally
             tally.lost[kind] += loss
             if loss > tally.largest:
                 tally.largest = loss
+            if loss > 1e-9 and kind == "elect":
+                equal = view["lives"][mine] == view["lives"][int(win.choice)]
+                tally.differ["of which between players of equal lives:elect"] += equal
             if loss > 1e-9 and len(tally.examples) < 20:
                 tally.examples.append(
                     {

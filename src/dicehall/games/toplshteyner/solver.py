@@ -379,17 +379,20 @@ class Solver:
     # disk cache, and the tables shipped in the package
 
     def _paths(self, players: int, k: int) -> list[Path]:
-        """Where a layer may be: this game's name, then (win chances on a paying table,
-        the same for every seat count) the names of other seat counts."""
-        seats = [self.seats]
+        """Where a layer may be: this game's name in the cache and in the package, then
+        (win chances on a paying table, the same for every seat count) the cache's
+        layers of other seat counts. Not the package's: they ship without the turn
+        values that solving the layer above needs."""
+        name = self.model.name(self.seats)
+        paths = [SHIPPED / f"{name}-v{SHIPPED_VERSION}-{players}-{k}.npz"]
+        if self.cache_dir is None:
+            return paths
+        paths.insert(0, self.cache_dir / f"{name}-{source_key()}-{players}-{k}.npz")
         if k == NO_POT:
-            seats += [s for s in range(players, Toplshteyner.max_seats + 1) if s != self.seats]
-        paths = []
-        for s in seats:
-            name = self.model.name(s)
-            if self.cache_dir is not None:
-                paths.append(self.cache_dir / f"{name}-{source_key()}-{players}-{k}.npz")
-            paths.append(SHIPPED / f"{name}-v{SHIPPED_VERSION}-{players}-{k}.npz")
+            for seats in range(players, Toplshteyner.max_seats + 1):
+                if seats != self.seats:
+                    other = self.model.name(seats)
+                    paths.append(self.cache_dir / f"{other}-{source_key()}-{players}-{k}.npz")
         return paths
 
     def _path(self, players: int, k: int) -> Path | None:
