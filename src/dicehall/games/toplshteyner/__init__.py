@@ -4,10 +4,10 @@ The registry's Toplshteyner is the rules of `rules.py` with the exact solver
 on top (`solver.py`): the `solver` bots and the solver's advice. The rules
 never import them. `solver` plays for the win (the game's object, P10) and
 `solver_money` for money. The heuristic stays listed first, the default at
-tables: it already makes nearly the same choices (where it differs, its
-choice gives away about 0.3% of the roller's chance to win, at most 0.06%
-of a seat's wins a game; `benchmarks/toplshteyner_decisions.py`), so no
-duel of 20,000 games can tell the two apart (docs/strategy.md).
+tables: it makes the solver's choice in most decisions (where not, it gives
+away 0.3-1.7 points of the roller's chance to win, at most 0.2 points of a
+seat's wins a game; `benchmarks/toplshteyner_decisions.py`), so 20,000-game
+duels prove the solver stronger at six seats only (docs/strategy.md).
 """
 
 from __future__ import annotations

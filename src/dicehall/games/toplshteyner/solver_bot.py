@@ -6,7 +6,7 @@ seat doing the same; `solver_money` maximises its expected net money instead
 (lives are stakes, P1), which on a paying table can decline a fourth life
 that a player out for the win would take. Both read the roller's
 decision off the solved tables in constant time. With more players in than
-the tables hold (`solver.exact_players`: 7 for the win, 5 for money), or tables
+the tables hold (`solver.exact_players`: 6 for the win, 5 for money), or tables
 not solved yet (they ship
 for the default options up to four seats; `benchmarks/toplshteyner_solver.py`
 solves the rest into the cache, which takes minutes, too long for a move),
