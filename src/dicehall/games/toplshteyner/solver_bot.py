@@ -6,11 +6,12 @@ seat doing the same; `solver_money` maximises its expected net money instead
 (lives are stakes, P1), which on a paying table can decline a fourth life
 that a player out for the win would take. Both read the roller's
 decision off the solved tables in constant time. With more players in than
-the tables hold (`solver.exact_players`: 6 for the win, 5 for money), or tables
-not solved yet (they ship
-for the default options up to four seats; `benchmarks/toplshteyner_solver.py`
-solves the rest into the cache, which takes minutes, too long for a move),
-they choose as the heuristic does.
+the tables hold (`solver.exact_players`: 6 for the win, 5 for money), or
+tables not solved yet (they ship for the default options up to four seats;
+`benchmarks/toplshteyner_solver.py` solves the rest into the cache, which
+takes minutes, too long for a move),
+they choose as the heuristic does. The tables (and NumPy) load at the first
+choice that needs them, not when the bot sits down: most turns ask for none.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import random
 from collections.abc import Sequence
 
 from dicehall.core import Action, Game, View
-from dicehall.games.toplshteyner import solver
 from dicehall.games.toplshteyner.bots import HeuristicBot
 from dicehall.games.toplshteyner.rules import BUY_LIFE, DECLINE_LIFE
 
@@ -34,6 +34,8 @@ class SolverBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1 or view["phase"] not in ("elect", "buy"):
             return legal[0]
+        from dicehall.games.toplshteyner import solver
+
         if not solver.solved(view, self.objective):
             return self.fallback.choose(view, legal)
         try:
