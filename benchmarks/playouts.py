@@ -16,16 +16,25 @@ slices, round after round, timed in process CPU time, and the figures that
 count are the ratios between them from the same run. Usage:
 
     .venv/bin/python benchmarks/playouts.py [--rounds 10] [--slice 0.2] [--game kariki] [--seats 4]
+
+With `--baseline DIR` (a source tree, as `git archive <commit> src | tar -x -C
+DIR`) it compares two versions of the rules instead: each round runs the
+`--json` loops in a fresh process for DIR/src and for this tree, alternately,
+and prints the trusted loop's steps per CPU second of both and their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from dicehall.core import Game, RandomDice
 from dicehall.core.chance import random_faces
@@ -142,6 +151,30 @@ def ratio(rates: dict[str, list[float]], a: str, b: str) -> str:
     return f"{statistics.median(paired):.2f} ({min(paired):.2f}-{max(paired):.2f})"
 
 
+def against_baseline(baseline: Path, rounds: int, slice_: float, games: list[str]) -> None:
+    """Trusted steps per CPU second of DIR/src and of this tree, in alternating processes."""
+    trees = {"baseline": baseline / "src", "current": Path(__file__).resolve().parents[1] / "src"}
+    rates: dict[str, dict[str, list[float]]] = {name: {g: [] for g in games} for name in trees}
+    for r in range(rounds):
+        for name in list(trees)[:: 1 if r % 2 == 0 else -1]:
+            for gid in games:
+                command = [sys.executable, __file__, "--json", "--rounds", "2", "--game", gid]
+                command += ["--slice", str(slice_)]
+                env = {**os.environ, "PYTHONPATH": str(trees[name])}
+                out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+                rates[name][gid].append(json.loads(out.stdout)["trusted"])
+    print("trusted steps per CPU second; current/baseline: median of paired rounds (range)")
+    print(f"{'game':<14}{'baseline':>10}{'current':>10}{'current/baseline':>24}")
+    for gid in games:
+        base, current = rates["baseline"][gid], rates["current"][gid]
+        paired = [c / b for c, b in zip(current, base, strict=True)]
+        print(
+            f"{gid:<14}{statistics.median(base):>10,.0f}{statistics.median(current):>10,.0f}"
+            f"{statistics.median(paired):>12.3f} ({min(paired):.3f}-{max(paired):.3f})",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10)
@@ -149,7 +182,12 @@ def main() -> None:
     parser.add_argument("--game", choices=game_ids())
     parser.add_argument("--seats", type=int)
     parser.add_argument("--json", action="store_true", help="one JSON line per game, medians")
+    parser.add_argument("--baseline", type=Path, help="a source tree to compare with (has src/)")
     args = parser.parse_args()
+    if args.baseline is not None:
+        games = [args.game] if args.game else game_ids()
+        against_baseline(args.baseline, args.rounds, args.slice, games)
+        return
     if args.json:
         for gid in [args.game] if args.game else game_ids():
             game = make_game(gid, args.seats or game_class(gid).default_seats)

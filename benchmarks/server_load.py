@@ -13,7 +13,8 @@ queue of all the other tables' moves).
 
 With --odds-flood N, N more clients ask GET /api/odds (Toplshteyner for 2 to 8
 seats, Kariki, Tao) back to back all the while, and a spectator pings once
-every 20 ms while three `toplshteyner?seats=8` requests are in flight: the
+every 20 ms while three `toplshteyner?seats=8` requests, sent first while the
+odds are not cached yet, are in flight: the
 tables' latency and that ping's round trip show whether slow work reaches
 the event loop.
 
@@ -106,6 +107,7 @@ class Stats:
         self.odds: dict[int, int] = {}  # the flood's answers by status code
         self.pings: list[float] = []  # the spectator's round trips during the seats=8 odds
         self.heavy: list[str] = []  # what each seats=8 request got, and how fast
+        self.workers_cpu = 0.0  # the server's worker processes' CPU seconds (set at the end)
 
     def merge(self, other: Stats) -> None:
         self.moves += other.moves
@@ -255,6 +257,22 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def worker_pids(pid: int) -> list[int]:
+    """The server's worker processes (sealed-dice tracking, odds): its children (Linux)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def workers_cpu(server_pids: list[int]) -> float:
+    return sum(cpu_seconds(w) or 0.0 for pid in server_pids for w in worker_pids(pid))
+
+
 def wait_for_server(base: str, deadline: float) -> None:
     while time.time() < deadline:
         try:
@@ -278,9 +296,10 @@ class Share:
     seats: int
     seconds: float
     think: float
-    floods: int  # odds-flooding clients (and the spectator's pings) in this process
     fairness: str
     seed: int
+    floods: int = 0  # odds-flooding clients in this process
+    pings: bool = False  # the spectator's pings during three seats=8 odds, in this process
 
 
 async def load(share: Share, ready: Any, go: Any) -> Stats:
@@ -304,7 +323,7 @@ async def load(share: Share, ready: Any, go: Any) -> Stats:
             for i in range(share.tables)
         ]
         watched: Table | None = made[0] if made else None
-        if share.floods and watched is None:  # the spectator watches a table of its own
+        if share.pings and watched is None:  # the spectator watches a table of its own
             watched = await open_table(https[0], share.game, share.seats, share.fairness)
         tune_gc()  # the clients' own collector pauses would count as server latency
         ready.put(share.seed)
@@ -316,10 +335,10 @@ async def load(share: Share, ready: Any, go: Any) -> Stats:
             )
             for i, t in enumerate(made)
         ]
-        if share.floods and watched is not None:
-            jobs += [flood(asker, stats, i, stop) for i in range(share.floods)]
-            half = stop - share.seconds / 2
-            jobs.append(heavy_odds_and_pings(base, asker, watched, stats, half))
+        jobs += [flood(asker, stats, i, stop) for i in range(share.floods)]
+        if share.pings and watched is not None:
+            # at once, while the odds are not cached yet: the worst case of the three
+            jobs.append(heavy_odds_and_pings(base, asker, watched, stats, stop - share.seconds))
         await asyncio.gather(*jobs)
     return stats
 
@@ -343,6 +362,7 @@ def run_clients(
         for _ in procs:
             ready.get(timeout=600)
         cpu_before = sum(cpu_seconds(pid) or 0.0 for pid in server_pids)
+        workers_before = workers_cpu(server_pids)
         started = time.perf_counter()
         go.set()
         spy = None
@@ -359,6 +379,7 @@ def run_clients(
             stats.merge(part)
         elapsed = time.perf_counter() - started
         cpu = sum(cpu_seconds(pid) or 0.0 for pid in server_pids) - cpu_before
+        stats.workers_cpu = workers_cpu(server_pids) - workers_before
         if spy is not None:
             spy.wait(timeout=60)
     finally:
@@ -411,11 +432,13 @@ def run(args: argparse.Namespace, processes: int, db: str | None) -> tuple[Stats
             "fairness": args.fairness,
         }
         shares = [
-            Share(tables=tables // clients + (i < tables % clients), floods=0, seed=i, **common)
+            Share(tables=tables // clients + (i < tables % clients), seed=i, **common)
             for i in range(clients)
         ]
-        if args.odds_flood:
+        if args.odds_flood:  # the flood, and the spectator in a process of its own, so that
+            # parsing the flood's answers never delays the reading of a pong
             shares.append(Share(tables=0, floods=args.odds_flood, seed=clients, **common))
+            shares.append(Share(tables=0, pings=True, seed=clients + 1, **common))
         try:
             for base in bases:
                 wait_for_server(base, time.time() + 60)
@@ -491,7 +514,9 @@ def report(
     if cpu and stats.moves:
         print(
             f"server CPU while playing: {cpu:.1f} s in all, "
-            f"{cpu / stats.moves * 1000:.2f} ms a move"
+            f"{cpu / stats.moves * 1000:.2f} ms a move; its worker processes (sealed-dice "
+            f"tracking, odds) {stats.workers_cpu:.1f} s, "
+            f"{(cpu + stats.workers_cpu) / stats.moves * 1000:.2f} ms a move with them"
         )
     print(
         f"action -> each seat's update: p50 {statistics.median(lat) * 1000:.1f} ms, "

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
+import numpy as np
 import pytest
 
-from dicehall.batch import play
-from dicehall.batch.tepiiku import EVENTS, TepiikuBatch
+from dicehall.batch import play, tepiiku
+from dicehall.batch.tepiiku import (
+    EVENTS,
+    HIGHEST,
+    LOWEST,
+    SCORES,
+    SORTED,
+    TepiikuBatch,
+    _fish_costs,
+    _in_hand_order,
+    _places,
+    _runes,
+)
 from dicehall.core import OptionError
 from dicehall.games import make_game
+from dicehall.games.tepiiku.bots import fish_costs, place_value
+from dicehall.games.tepiiku.rules import SUBSETS
 from tests.batch.equivalence import batch_sample, differences, engine_sample
 
 BATCH_GAMES = 20_000
@@ -82,3 +98,45 @@ def test_T8_a_still_fish_without_the_extra_coin_is_caught(monkeypatch: pytest.Mo
 def test_batch_of_tepiiku_refuses_a_bot_it_cannot_play() -> None:
     with pytest.raises(OptionError, match="plays the bots random, heuristic, not solver"):
         play(make_game("tepiiku"), 10, 1, ["solver"])
+
+
+def test_the_heuristics_values_are_read_for_the_hand_as_the_bot_computes_them() -> None:
+    """The batch asks the bot once per position (the runes sorted, the coins capped where
+    no loss reaches them) and reads the values back in the hand's order: on random
+    positions they are the bot's own costs to the last bit, and so is its choice."""
+    rng = random.Random(3)
+    for _ in range(200):
+        hand, pot, coins = (
+            rng.randrange(216),
+            rng.choice([1, 2, 3, 4, 6, 8, 16]),
+            rng.randint(1, 60),
+        )
+        score = int(SCORES[hand])
+        middle = rng.randint(min(score + 1, HIGHEST), HIGHEST)
+        hook = rng.randint(middle, HIGHEST)
+        costs = fish_costs(_runes(hand), pot, middle, hook, coins)
+        capped = min(coins, 4 * (pot + max(0, middle - score)))
+        table = np.array([_fish_costs(int(SORTED[hand]), pot, middle, hook, capped)])
+        assert list(_in_hand_order(table, np.array([hand]))[0]) == [costs[d] for d in SUBSETS]
+        others = [rng.randint(LOWEST, HIGHEST) for _ in range(2)]
+        places = np.array([_places(int(SORTED[hand]), *sorted(others))])
+        want = [place_value(_runes(hand), d, others) for d in SUBSETS]
+        assert list(_in_hand_order(places, np.array([hand]))[0]) == want
+
+
+def test_the_heuristics_values_are_kept_in_the_table_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run stores the values it computed; the next process reads them back unchanged."""
+    monkeypatch.setenv("DICEHALL_CACHE", str(tmp_path))
+    for name in ("PLACES", "FISH_COSTS"):
+        monkeypatch.setattr(tepiiku, name, {})
+    monkeypatch.setattr(tepiiku, "_loaded", False)
+    play(make_game("tepiiku", 3, {"bankroll": 5}), 50, 1, ["heuristic"])
+    computed = dict(tepiiku.PLACES), dict(tepiiku.FISH_COSTS)
+    assert computed[1] and (tmp_path / f"{tepiiku.TABLES}.json").exists()
+    for name in ("PLACES", "FISH_COSTS"):  # a fresh process
+        monkeypatch.setattr(tepiiku, name, {})
+    monkeypatch.setattr(tepiiku, "_loaded", False)
+    tepiiku._load_tables()
+    assert computed == (tepiiku.PLACES, tepiiku.FISH_COSTS)

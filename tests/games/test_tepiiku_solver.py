@@ -22,8 +22,16 @@ import pytest
 
 from dicehall.games import make_game
 from dicehall.games.tepiiku import equilibria, solver
-from dicehall.games.tepiiku.hands import COUNT, HANDS, SCORES, TRANSITION, action_of, hand_index
-from dicehall.games.tepiiku.rules import FISH, FORCED, RUNE, SUBSETS, TepiikuState
+from dicehall.games.tepiiku.hands import (
+    COUNT,
+    HANDS,
+    SCORES,
+    TRANSITION,
+    action_of,
+    dice_in_view,
+    hand_index,
+)
+from dicehall.games.tepiiku.rules import FISH, FORCED, RUNE, SUBSETS, TIES, TepiikuState
 
 CAP = 3
 
@@ -200,6 +208,126 @@ def test_pure_equilibria_of_a_batch_take_the_best_total() -> None:
     payoff[0, :, :, 1] = [[2, 0], [0, 1]]
     (x, y), _, epsilon = equilibria.solve_batch(payoff, (0, 1))
     assert list(x[0]) == [1.0, 0.0] and list(y[0]) == [1.0, 0.0] and epsilon == 0.0
+
+
+# --- ties that lead back into themselves (T6) -------------------------------------------
+
+
+class Recorder(solver.Ties):
+    """Keeps the tie games a sweep builds instead of solving them."""
+
+    def solve(  # type: ignore[override]
+        self,
+        payoff: np.ndarray,
+        players: tuple[int, ...],
+        rows: np.ndarray,
+        rng: object,
+        loop: equilibria.Loop,
+    ) -> tuple[np.ndarray, float]:
+        self.games = getattr(self, "games", {})
+        for i, row in enumerate(rows):
+            self.games[int(row)] = (payoff[i], loop.chance[i], loop.own[i])
+        return np.zeros((len(rows), 3)), 0.0
+
+
+def outcomes(state: TepiikuState) -> list[tuple[TepiikuState, float]]:
+    """Every way the pending rerolls can land, each with its chance (T1)."""
+    if not state.is_chance():
+        return [(state, 1.0)]
+    found = []
+    dice = len(state.chance_dice())
+    for faces in itertools.product(RUNE, repeat=dice):
+        after = state.clone()
+        after.apply_chance(list(faces))
+        found += [(s, p / 6**dice) for s, p in outcomes(after)]
+    return found
+
+
+def test_T6_a_tie_game_and_its_return_to_itself_match_the_engine() -> None:
+    """Seats 0 and 1 tied on fire, skull, skull (-1), seat 2 on 3: every joint reroll
+    played by the engine with every face, against the solver's tie game over a random
+    table of values; and the chance of the same two hands again is the game's return."""
+    hands = (("skull", "fire", "skull"), ("skull", "skull", "fire"), ("gem", "skull", "fire"))
+    state = dealt(hands, 0)
+    assert sorted(state.tied) == [0, 1]
+    values = np.random.default_rng(3).normal(0, 2, (COUNT, COUNT, COUNT, 3))
+    recorder = Recorder(len(solver.layout().forced), 2)
+    solver.RoundSolver(CAP)._pair_ties(values, recorder, np.random.default_rng(0))
+    x, y, z = (hand_index(h) for h in hands)
+    payoff, back, own = recorder.games[int(solver.layout().forced_at[x, y, z])]
+    np.testing.assert_allclose(own, values[x, y, z])
+    for a, b in itertools.product(range(len(SUBSETS)), repeat=2):
+        if len(SUBSETS[a]) + len(SUBSETS[b]) > 3:
+            continue  # keeps the engine's outcomes few; the rest are the same sums
+        tie = state.clone()
+        tie.apply(0, {"type": "reroll", "dice": list(dice_in_view(hands[0], a))})
+        tie.apply(1, {"type": "reroll", "dice": list(dice_in_view(hands[1], b))})
+        total, same = np.zeros(3), 0.0
+        for after, chance in outcomes(tie):
+            assert after.phase in (TIES, FISH)  # T6: the pot never changes here
+            assert after.pot == state.pot
+            reached = tuple(hand_index(d) for d in after.dice)
+            total += chance * values[reached]
+            same += chance * (reached == (x, y, z))
+        np.testing.assert_allclose(payoff[a, b], total, atol=1e-12)
+        assert back[a, b] == pytest.approx(same, abs=1e-15)
+    assert back.max() > 0  # this tie can come back to itself
+
+
+def test_T6_a_tie_that_comes_back_to_itself_settles_on_its_brute_forced_equilibrium() -> None:
+    """Two tie games that lead into each other and back into themselves (a toy of the
+    tie rerolls' stochastic game: 3 x 3, each joint action ending with a payoff or
+    going on to one of the games). Re-solving each game at the present values goes
+    round for ever; `Ties` with the returns (`equilibria.Loop`) settles on the one
+    stationary equilibrium that brute force finds over all 3**4 pure profiles, with
+    its exact values (a linear system) and nothing to gain by deviating."""
+    rng = np.random.default_rng(72)
+    rest = rng.normal(size=(2, 3, 3, 3))
+    rest[..., 2] = -rest[..., 0] - rest[..., 1]  # the third seat: what the tied seats lose
+    move = rng.random((2, 3, 3, 2))  # move[g, a, b, h]: the chance to go on to game h
+    move *= rng.uniform(0.2, 0.8, (2, 3, 3, 1)) / move.sum(axis=-1, keepdims=True)
+
+    def payoffs(values: np.ndarray) -> np.ndarray:
+        return rest + np.einsum("gabh,hs->gabs", move, values)
+
+    stationary = []
+    for profile in itertools.product(itertools.product(range(3), repeat=2), repeat=2):
+        chosen = tuple(zip(*profile, strict=True))
+        values = np.linalg.solve(np.eye(2) - move[(0, 1), *chosen], rest[(0, 1), *chosen])
+        games = payoffs(values)
+        if all(
+            games[g, :, b, 0].max() <= games[g, a, b, 0] + 1e-12
+            and games[g, a, :, 1].max() <= games[g, a, b, 1] + 1e-12
+            for g, (a, b) in enumerate(profile)
+        ):
+            stationary.append((profile, values))
+    assert len(stationary) == 1
+    profile, exact = stationary[0]
+
+    values = np.zeros((2, 3))
+    for _ in range(300):  # at the present values alone: no fixed point
+        _, after, _ = equilibria.solve_batch(payoffs(values), (0, 1))
+        settled = np.abs(after - values).max() < 1e-12
+        values = after
+    assert not settled
+
+    ties, values, sweep_rng = (
+        solver.Ties(2, 2, actions=3),
+        np.zeros((2, 3)),
+        np.random.default_rng(0),
+    )
+    for _ in range(300):
+        loop = equilibria.Loop(move[(0, 1), :, :, (0, 1)], values)
+        after, epsilon = ties.solve(payoffs(values), (0, 1), np.arange(2), sweep_rng, loop)
+        ties.sweeps += 1
+        settled = np.abs(after - values).max() < 1e-12 and epsilon < 1e-12
+        values = after
+        if settled:
+            break
+    assert settled
+    assert [tuple(int(i) for i in np.argmax(s, axis=1)) for s in ties.strategy] == list(profile)
+    assert ties.strategy.max(axis=2).min() == 1.0  # pure, as brute force found it
+    np.testing.assert_allclose(values, exact, atol=1e-9)
 
 
 def toy_reveal() -> np.ndarray:

@@ -11,16 +11,22 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from dicehall.cli import app
 from dicehall.core import RandomDice, Table, make_bots
-from dicehall.games import make_game
+from dicehall.core.errors import OptionError
+from dicehall.core.odds import OddsTable
+from dicehall.games import game_class, make_game
 from dicehall.games.tepiiku import solver, strategy
-from dicehall.games.tepiiku.hands import ACTIONS, COUNT, HANDS, hand_index
+from dicehall.games.tepiiku.fish_table import choice_words
+from dicehall.games.tepiiku.hands import ACTIONS, COUNT, FRESH, HANDS, SCORES, hand_index
 from dicehall.games.tepiiku.rules import SUBSETS
 from dicehall.games.tepiiku.solver_bot import SolverBot
 
@@ -161,3 +167,110 @@ def test_without_tables_the_bot_plays_as_the_heuristic() -> None:
         return table.steps
 
     assert play(["solver"]) == play(["heuristic"])
+
+
+# --- dicehall odds tepiiku: the solver's tables -----------------------------------------
+
+
+def fish_odds(query: dict[str, str]) -> list[OddsTable]:
+    return game_class("tepiiku").odds(query)
+
+
+def test_odds_without_a_solve_say_how_to_compute_it_and_show_no_number() -> None:
+    """The tests' table cache is off: the exact chances, then how to solve the cap."""
+    score, policy = fish_odds({})
+    assert score.title.startswith("Score of three rune dice")
+    assert policy.rows == [] and "benchmarks/tepiiku_solver.py --caps 20" in policy.note
+    code, output = run_cli("odds", "tepiiku", "--option", "cap=8")
+    assert code == 0 and "Not computed yet" in output and "--caps 8" in output
+
+
+def test_odds_show_the_solvers_fish_policy_with_expected_coins(tables: None) -> None:
+    _, policy = fish_odds({"cap": "8"})
+    tab = strategy.tables(8)
+    lay = solver.layout()
+    assert len(policy.rows) == len({tuple(SCORES[t]) for t in lay.fish})
+    assert "solver's model" in policy.note
+    # one row by brute force: every hand of those scores, weighted by its throw chance
+    row = policy.rows[len(policy.rows) // 2]
+    f, m, h = (int(c) for c in row[:3])
+    for pot in (1, 2, 3, 4):
+        words: dict[str, float] = {}
+        total = weight_sum = 0.0
+        for i, hands in enumerate(lay.fish):
+            if tuple(int(s) for s in SCORES[hands]) != (f, m, h):
+                continue
+            w = float(np.prod(FRESH[hands]))
+            code = int(tab.fish_policy[min(pot, 8) - 1, i])
+            word = choice_words(int(hands[0]), code)
+            words[word] = words.get(word, 0.0) + w
+            total += w * float(tab.fish_value[min(pot, 8) - 1, i, 0])
+            weight_sum += w
+        cell = str(row[2 + pot])
+        assert cell.split(" ")[0] == max(words, key=lambda k: words[k])
+        assert cell.endswith(f"{total / weight_sum:+.2f}")
+
+
+def test_odds_of_one_fish_hand_give_each_choices_expected_coins(tables: None) -> None:
+    hand = ("gem", "skull", "skull")
+    query = {"dice": "skull,gem,skull", "beat": "3", "hook": "6", "pot": "2", "cap": "4"}
+    chances, choices = fish_odds(query)
+    assert chances.title.startswith("The Fish's rerolls")  # the exact chances come first
+    tab = strategy.tables(4)
+    lay = solver.layout()
+    f = hand_index(hand)
+    expected: dict[str, Any] = {}
+    shares: dict[str, float] = {}
+    weight_sum = 0.0
+    for m in range(COUNT):
+        for h in range(COUNT):
+            if SCORES[m] != 3 or SCORES[h] != 6:
+                continue
+            w = float(FRESH[m] * FRESH[h])
+            weight_sum += w
+            index = int(lay.fish_at[f, m, h])
+            values = tab.fish_choices(index, 2)
+            words = {}  # rerolls of the same runes are one choice
+            for code in range(ACTIONS + 1):
+                word = "pay the pot" if code == solver.PAY else choice_words(f, code)
+                words.setdefault(word, values[code])
+            for word, value in words.items():
+                expected[word] = expected.get(word, 0.0) + w * value
+            chosen = int(tab.fish_policy[1, index])
+            word = "pay the pot" if chosen == solver.PAY else choice_words(f, chosen)
+            shares[word] = shares.get(word, 0.0) + w
+    by_word = {row[0]: row for row in choices.rows}
+    assert set(by_word) == set(expected)  # duplicate rune sets share a row
+    for word, row in by_word.items():
+        assert [float(str(c)) for c in row[1:4]] == pytest.approx(
+            list(expected[word] / weight_sum), abs=1e-3
+        )
+        assert row[4] == pytest.approx(shares.get(word, 0.0) / weight_sum)
+    assert by_word["pay the pot"][1] == "-2.000"
+    code, output = run_cli(
+        "odds", "tepiiku", "--dice", "skull,gem,skull", "--beat", "3", "-o", "hook=6", "-o", "cap=4"
+    )
+    assert code == 0 and "Fish's expected coins" in output and "solver's model" in output
+
+
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [
+        ({"cap": "3"}, "'cap'"),
+        ({"pot": "0"}, "'pot'"),
+        ({"pot": "two"}, "'pot'"),
+        ({"thumbs": "up"}, "'thumbs'"),
+        ({"dice": "skull,gem,skull", "beat": "3", "hook": "11"}, "'hook'"),
+    ],
+)
+def test_odds_bad_solver_parameters_are_named(
+    tables: None, query: dict[str, str], named: str
+) -> None:
+    with pytest.raises(OptionError, match=named):
+        fish_odds(query)
+
+
+def run_cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    assert "Traceback" not in result.output
+    return result.exit_code, result.output

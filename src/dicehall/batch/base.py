@@ -95,17 +95,17 @@ class Batch:
         nxt[g] = np.where(row == seat[:, None], nxt[g, seat][:, None], row)
 
     @staticmethod
-    def _lookup(keys: Ints, cache: dict[Any, int], decide: Callable[..., int]) -> Ints:
-        """`decide(*key)` for each row of `keys`, each distinct key evaluated once per run
-        (`cache` holds the answers)."""
-        if keys.shape[0] == 0:
-            return np.zeros(0, dtype=np.int64)
+    def _lookup(keys: Ints, cache: dict[Any, Any], decide: Callable[..., Any]) -> NDArray[Any]:
+        """`decide(*key)` for each row of `keys` (a number, or a row of them), each distinct
+        key evaluated once while `cache` holds the answers."""
         unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        values = np.empty(len(unique), dtype=np.int64)
-        for i, row in enumerate(unique.tolist()):
+        answers = []
+        for row in unique.tolist():
             key: Hashable = tuple(row)
             if key not in cache:
                 cache[key] = decide(*row)
-            values[i] = cache[key]
-        result: Ints = values[inverse.reshape(-1)]
-        return result
+            answers.append(cache[key])
+        if not answers:
+            return np.zeros(0, dtype=np.int64)
+        values: NDArray[Any] = np.array(answers)[inverse.reshape(-1)]
+        return values

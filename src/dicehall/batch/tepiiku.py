@@ -11,9 +11,16 @@ that chooses (all three thumbs, every tied seat's reroll).
 Seats play at random (uniform among the legal actions, as `RandomBot`) or as
 the heuristic bot (`dicehall.games.tepiiku.bots`). The heuristic's thumbs are
 a table by score; its rerolls and the Fish's choice are the bot's own
-functions, evaluated once per distinct position met in the batch (hand,
-scores, pot, coins) and looked up from then on, so it is the bot's policy
-exactly, not a copy of it.
+functions, evaluated once per distinct position and looked up from then on,
+so it is the bot's policy exactly, not a copy of it. A position is what the
+bot's arithmetic sees: the runes as a multiset (each reroll's value depends on
+the runes it keeps, not on their places, so the values are computed for the
+sorted hand and read for the hand's order through KEPT_AS), the others'
+scores, the pot, and the coins up to the most any loss in the bot's model
+can take (four times the pot after every "still" the middle leaves room for).
+The values are kept for the whole process, and in the table cache
+(`dicehall.core.diskcache`, keyed by the bot's and the rules' sources) for
+the next run: a long run, or the next one, meets few new positions.
 """
 
 from __future__ import annotations
@@ -22,9 +29,11 @@ import itertools
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from dicehall.batch.base import Batch, Bools, Ints
 from dicehall.batch.result import BatchResult
+from dicehall.core import diskcache
 from dicehall.core.game import Game
 from dicehall.games.tepiiku.rules import RUNE, SCORE, SUBSETS
 
@@ -71,13 +80,15 @@ class TepiikuBatch(Batch):
         self.middle = np.zeros(size, dtype=np.int64)
         self.hook = np.zeros(size, dtype=np.int64)
         self.forced = np.zeros(size, dtype=np.int64)
-        self._tie_cache: dict[tuple[int, int, int], int] = {}
-        self._fish_cache: dict[tuple[int, int, int, int, int], int] = {}
         self._start_round(np.arange(size))
 
     def run(self) -> BatchResult:
         """Play every game to the end; T4: of the two with coins, more coins wins."""
+        smart = bool(self.heuristic.any())
+        known = _load_tables() if smart else 0
         self._play({BET: self._bet, TIES: self._ties, FISH: self._fish_step, FORCED: self._forced})
+        if smart and len(PLACES) + len(FISH_COSTS) > known:
+            _save_tables()
         best = self.coins == self.coins.max(axis=1, keepdims=True)
         shares = best / best.sum(axis=1, keepdims=True)
         return BatchResult(
@@ -216,15 +227,18 @@ class TepiikuBatch(Batch):
         self.scores[g, seat] = SCORES[hand]
 
     def _reroll_choice(self, g: Ints, seat: Ints) -> Ints:
-        """A tie or forced reroll (T6, T8): uniform, or the heuristic's best expected place."""
+        """A tie or forced reroll (T6, T8): uniform, or the heuristic's best expected place
+        (the first of the best in SUBSETS' order, as the bot's `max`)."""
         choice = self._choose(np.full(g.size, len(SUBSETS)))
         smart = self.heuristic[seat]
         if smart.any():
             gs, ss = g[smart], seat[smart]
             scores = self.scores[gs]
             others = np.sort(np.where(np.arange(SEATS) == ss[:, None], HIGHEST + 1, scores), 1)
-            keys = np.stack([self.hands[gs, ss], others[:, 0], others[:, 1]], axis=1)
-            choice[smart] = self._lookup(keys, self._tie_cache, _heuristic_reroll)
+            hand = self.hands[gs, ss]
+            keys = np.stack([SORTED[hand], others[:, 0], others[:, 1]], axis=1)
+            places = self._lookup(keys, PLACES, _places)
+            choice[smart] = np.argmax(_in_hand_order(places, hand), axis=1)
         return choice
 
     def _fish_choice(self, g: Ints, fish: Ints) -> Ints:
@@ -233,17 +247,17 @@ class TepiikuBatch(Batch):
         smart = self.heuristic[fish]
         if smart.any():
             gs, fs = g[smart], fish[smart]
+            hand, pot, coins = self.hands[gs, fs], self.pot[gs], self.coins[gs, fs]
+            middle = self.scores[gs, self.middle[gs]]
+            room = np.maximum(0, middle - SCORES[hand])  # the "still" rerolls left at most
+            capped = np.minimum(coins, 4 * (pot + room))
             keys = np.stack(
-                [
-                    self.hands[gs, fs],
-                    self.pot[gs],
-                    self.scores[gs, self.middle[gs]],
-                    self.scores[gs, self.hook[gs]],
-                    self.coins[gs, fs],
-                ],
-                axis=1,
+                [SORTED[hand], pot, middle, self.scores[gs, self.hook[gs]], capped], axis=1
             )
-            choice[smart] = self._lookup(keys, self._fish_cache, _heuristic_fish)
+            costs = _in_hand_order(self._lookup(keys, FISH_COSTS, _fish_costs), hand)
+            dice = np.argmin(costs, axis=1)  # the first of the cheapest, as the bot's `min`
+            pays = np.minimum(pot, coins) <= costs[np.arange(gs.size), dice]
+            choice[smart] = np.where(pays, PAY, dice)
         return choice
 
 
@@ -265,19 +279,94 @@ def _runes(hand: int) -> list[str]:
     return [str(RUNE[hand // 36]), str(RUNE[hand // 6 % 6]), str(RUNE[hand % 6])]
 
 
-def _heuristic_reroll(hand: int, low: int, high: int) -> int:
-    """The heuristic bot's tie or forced reroll, as in `HeuristicBot.choose`."""
+def _digits(hand: int) -> tuple[int, int, int]:
+    return hand // 36, hand // 6 % 6, hand % 6
+
+
+SORTED = np.array([np.dot(sorted(_digits(h)), PLACE[::-1]) for h in range(6**DICE)])
+"""SORTED[hand]: the code of the same runes in sorted order."""
+
+
+def _kept_as(hand: int) -> list[int]:
+    """For each set of dice of `hand` (SUBSETS' order), the set of the sorted hand that
+    keeps the same runes."""
+    digits, ordered = _digits(hand), sorted(_digits(hand))
+
+    def kept(faces: Sequence[int], dice: Sequence[int]) -> list[int]:
+        return sorted(f for i, f in enumerate(faces) if i not in dice)
+
+    return [
+        next(
+            k
+            for k, other in enumerate(SUBSETS)
+            if len(other) == len(dice) and kept(ordered, other) == kept(digits, dice)
+        )
+        for dice in SUBSETS
+    ]
+
+
+KEPT_AS = np.array([_kept_as(h) for h in range(6**DICE)])
+"""KEPT_AS[hand, k]: the set of dice of SORTED[hand] that keeps what the k-th set keeps."""
+
+
+def _in_hand_order(values: NDArray[np.float64], hand: Ints) -> NDArray[np.float64]:
+    """Values of the sorted hands' sets of dice, rearranged for each hand's own order."""
+    ordered: NDArray[np.float64] = np.take_along_axis(values, KEPT_AS[hand], axis=1)
+    return ordered
+
+
+PLACES: dict[tuple[int, ...], list[float]] = {}
+"""The heuristic's expected place for each set of dice, by (sorted hand, the others' scores)."""
+FISH_COSTS: dict[tuple[int, ...], list[float]] = {}
+"""The heuristic's expected cost of each reroll, by (sorted hand, pot, middle, Hook, coins)."""
+
+
+TABLES = "tepiiku-batch-heuristic"
+_loaded = False
+
+
+def _tables_key() -> str:
+    from dicehall.games.tepiiku import bots, odds, rules
+
+    return diskcache.source_key(bots.__file__, odds.__file__, rules.__file__, __file__)
+
+
+def _load_tables() -> int:
+    """PLACES and FISH_COSTS from the table cache, the first time in a process; how many
+    values are known now."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        stored = diskcache.load(TABLES, _tables_key())
+        if isinstance(stored, dict):
+            for name, values in (("places", PLACES), ("fish", FISH_COSTS)):
+                for key, row in stored.get(name, []):
+                    values.setdefault(tuple(key), row)
+    return len(PLACES) + len(FISH_COSTS)
+
+
+def _save_tables() -> None:
+    diskcache.save(
+        TABLES,
+        _tables_key(),
+        {
+            name: [[list(key), row] for key, row in values.items()]
+            for name, values in (("places", PLACES), ("fish", FISH_COSTS))
+        },
+    )
+
+
+def _places(hand: int, low: int, high: int) -> list[float]:
+    """The heuristic's tie or forced reroll values, as in `HeuristicBot.choose`."""
     from dicehall.games.tepiiku.bots import place_value
 
     runes = _runes(hand)
-    best = max(SUBSETS, key=lambda d: place_value(runes, d, [low, high]))
-    return SUBSETS.index(best)
+    return [place_value(runes, dice, [low, high]) for dice in SUBSETS]
 
 
-def _heuristic_fish(hand: int, pot: int, middle: int, hook: int, coins: int) -> int:
-    """The heuristic bot's choice as the Fish, as in `HeuristicBot.choose`."""
+def _fish_costs(hand: int, pot: int, middle: int, hook: int, coins: int) -> list[float]:
+    """The costs the heuristic weighs as the Fish, as in `HeuristicBot.choose`."""
     from dicehall.games.tepiiku.bots import fish_costs
 
     costs = fish_costs(_runes(hand), pot, middle, hook, coins)
-    dice = min(SUBSETS, key=costs.__getitem__)
-    return PAY if min(pot, coins) <= costs[dice] else SUBSETS.index(dice)
+    return [costs[dice] for dice in SUBSETS]

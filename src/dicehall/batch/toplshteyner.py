@@ -8,14 +8,20 @@ contender) is taken at once and counted as that many steps.
 
 The heuristic bot (`dicehall.games.toplshteyner.bots`) always buys the
 fourth life; whom it elects is the bot's own `elect`, asked once per
-distinct position (everyone's lives and the roller) met in the batch and
-looked up from then on, so it is the bot's policy exactly.
+distinct position and looked up from then on, so it is the bot's policy
+exactly. A position is the lives of the players still in, in play order from
+the roller: all the bot's arithmetic sees (`odds.chance_after` takes the
+players in play order, and the bot the first of the best in play order), so
+positions that differ by where the table starts or by empty seats are asked
+once, and the answers are kept for the whole process.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -61,9 +67,9 @@ class ToplshteynerBatch(Batch):
         bots: Sequence[str] = ("random",),
     ) -> None:
         super().__init__(game, games, seed, bots)
-        self._elect_cache: dict[tuple[int, ...], int] = {}
         self.for_fun = bool(game.options["for_fun"])
         self.sixes_end_turn = bool(game.options["sixes_end_turn"])
+        self._elect_cache = ELECTIONS.setdefault((self.for_fun, self.sixes_end_turn), {})
         n, size = self.n, self.size
         self.lives = np.full((size, n), START_LIVES, dtype=np.int64)
         self.paid = np.zeros((size, n), dtype=np.int64)
@@ -201,8 +207,7 @@ class ToplshteynerBatch(Batch):
         target = np.argmax(np.cumsum(others, axis=1) > pick[:, None], axis=1)
         smart = self.heuristic[roller]
         if smart.any():
-            keys = np.column_stack([self.lives[g[smart]], roller[smart]])
-            target[smart] = self._lookup(keys, self._elect_cache, self._heuristic_elect)
+            target[smart] = self._heuristic_elect(g[smart], roller[smart])
         self._elected(g, target)
 
     def _elected(self, g: Ints, target: Ints) -> None:
@@ -213,23 +218,18 @@ class ToplshteynerBatch(Batch):
             self.events[f"elect {seat}"][g] += target == seat
         self._lose(g, target, np.ones_like(target))
 
-    def _heuristic_elect(self, *key: int) -> int:
-        """The heuristic bot's choice for High Fives: the bot's own `elect`."""
-        from dicehall.games.toplshteyner.bots import HeuristicBot
-        from dicehall.games.toplshteyner.rules import ELECT_SEAT
-
-        *lives, roller = key
-        n = self.n
-        order = [s % n for s in range(roller + 1, roller + n) if lives[s % n] > 0]
-        view = {
-            "phase": "elect",
-            "roller": roller,
-            "lives": lives,
-            "for_fun": self.for_fun,
-            "sixes_end_turn": self.sixes_end_turn,
-        }
-        bot = HeuristicBot(self.game, roller, random.Random(0))
-        return int(bot.elect(view, [ELECT_SEAT[s] for s in order])["seat"])
+    def _heuristic_elect(self, g: Ints, roller: Ints) -> Ints:
+        """The heuristic's choice for High Fives: the seat its own `elect` names, asked once
+        per position (the lives of those in, in play order from the roller)."""
+        rows = np.arange(g.size)[:, None]
+        seats = (roller[:, None] + np.arange(self.n)) % self.n  # play order from the roller
+        lives = self.lives[g[:, None], seats]
+        order = np.argsort(lives == 0, axis=1, kind="stable")  # the players in, first
+        position = lives[rows, order]
+        decide = functools.partial(_elect, self.game, self.for_fun, self.sixes_end_turn)
+        elected = self._lookup(position, self._elect_cache, decide)
+        chosen: Ints = seats[rows[:, 0], order[rows[:, 0], elected]]
+        return chosen
 
     def _buy(self, g: Ints) -> None:
         """P9: at three lives, buy a fourth for one stake paid into the pot, or decline
@@ -284,3 +284,24 @@ class ToplshteynerBatch(Batch):
         self.point[g] = 0
         self.snake_eyes[g] = self.threes[g] = self.high_fives[g] = False
         self.roller[g] = self.nxt.reshape(-1)[g * self.n + self.roller[g]]
+
+
+ELECTIONS: dict[tuple[bool, bool], dict[Any, int]] = {}
+"""The heuristic's elections by table options (for_fun, sixes_end_turn) and position."""
+
+
+def _elect(game: Game, for_fun: bool, sixes_end_turn: bool, *lives: int) -> int:
+    """The bot's own `elect` at a position (lives in play order from the roller, then 0 for
+    the seats out): the place in that order of the player it elects."""
+    from dicehall.games.toplshteyner.bots import HeuristicBot
+    from dicehall.games.toplshteyner.rules import ELECT_SEAT
+
+    view = {
+        "phase": "elect",
+        "roller": 0,
+        "lives": list(lives),
+        "for_fun": for_fun,
+        "sixes_end_turn": sixes_end_turn,
+    }
+    others = [ELECT_SEAT[place] for place in range(1, len(lives)) if lives[place] > 0]
+    return int(HeuristicBot(game, 0, random.Random(0)).elect(view, others)["seat"])

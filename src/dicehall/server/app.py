@@ -109,6 +109,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         compute.warm()
+        hall.tracker.warm()
         if node is not None:
             await node.start()
         else:

@@ -25,7 +25,8 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import CancelledError, Future
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from dicehall.core.chance import CommittedDice, Faces, Throw, commitment_of
@@ -44,6 +45,7 @@ from dicehall.core.errors import ChanceError, DicehallError, TranscriptError
 from dicehall.core.game import Game, State
 from dicehall.core.shown import Audience, ShownThrows, stand_ins
 from dicehall.core.transcript import DiceCheck, GameMaker, replay
+from dicehall.server.tracking import Forgotten, Shown, Tracker
 
 if TYPE_CHECKING:  # the store needs the server extra; verify does not
     from dicehall.server.store import TableRecord
@@ -52,9 +54,9 @@ SEED_BYTES = 32
 SEALED, SEED = "sealed", "seed"
 MODES = (SEALED, SEED)
 """What each shows is said where players choose: the lobby (web/fair.js) and docs/server.md."""
-TRACKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicehall-shown")
-"""Where live tables follow their steps in `core.shown`: one thread, so each table's
-steps are followed in order, and tracking never holds up the event loop."""
+SETTLE_SECONDS = 60.0
+"""How long a transcript waits for the tracker to follow a table's last steps."""
+News = Callable[[dict[Audience, list[dict[str, Any]]]], None]
 REVEAL_SECONDS = 10.0
 """How long a table waits for the seats' entropy before it throws without the missing ones."""
 
@@ -153,11 +155,17 @@ class SealedTable:
             chain_commit(bot_secret(seed, s)) if s in bots else _bytes(c)
             for s, c in enumerate(commits)
         ]
-        self.shown = ShownThrows(game)
-        self._shown: list[frozenset[Audience]] = []
-        self.on_news: Callable[[dict[Audience, list[dict[str, Any]]]], None] | None = None
-        """Set by a live table: steps are then followed in the tracker thread, off the
-        event loop, and new openings handed to it from there."""
+        self.key = secrets.token_hex(8)  # the tracker's name for these dice
+        self.inline = ShownThrows(game)  # where steps are followed when not tracking live
+        self.tracker: Tracker | None = None
+        self.on_news: News | None = None
+        # re-entrant: a job done before its callback is added runs the callback at once
+        self._lock = threading.RLock()
+        self._idle = threading.Condition(self._lock)
+        self._steps: list[Mapping[str, Any]] = []  # every step followed, for a lost worker
+        self._sent = 0  # how many of them the tracker has been sent
+        self._jobs = 0  # the tracker's jobs not yet answered
+        self._shown: list[set[Audience]] = []  # throw k -> to whom it has been shown
         self.round: dict[str, Any] | None = None
         self._values: dict[int, bytes] = {}
         self._news: dict[Audience, list[dict[str, Any]]] = {}
@@ -233,6 +241,12 @@ class SealedTable:
     def throw(self, dice: Throw) -> Faces:
         return self.dice.throw(dice)
 
+    def track_live(self, tracker: Tracker, on_news: News) -> None:
+        """From now on follow steps through `tracker`, off the event loop, and hand
+        new openings to `on_news` from the tracker's thread (a live table's)."""
+        self.tracker = tracker
+        self.on_news = on_news
+
     def follow(self, step: Mapping[str, Any], replayed: bool = False) -> None:
         """Track a step the table took; `replayed`: rebuilt from the database."""
         if replayed:
@@ -244,43 +258,82 @@ class SealedTable:
                 self.dice.entropy[record["batch"]] = batch_entropy(
                     self.dice.root(record["batch"]), values
                 )
-        if self.on_news is None:
-            self._track(step)
-        else:
-            TRACKER.submit(self._track, step)
+        with self._lock:
+            self._steps.append(step)
+            if "chance" in step:
+                self._shown.append(set())
+            if self.tracker is None:
+                self._found(self.inline.step(step))
+            else:
+                self._send()
 
-    def _track(self, step: Mapping[str, Any]) -> None:
-        """Follow one step in `shown`: in the tracker thread when the table has `on_news`."""
+    def _send(self) -> None:
+        """Hand the steps not yet sent to the tracker (all of them after a lost worker)."""
+        assert self.tracker is not None
+        fresh = self._sent == 0
+        steps = self._steps[self._sent :]
+        try:
+            job = self.tracker.submit(self.key, self.game if fresh else None, steps)
+        except CancelledError:
+            return  # the server stops
+        self._sent = len(self._steps)
+        self._jobs += 1
+        job.add_done_callback(self._tracked)
+
+    def _tracked(self, job: Future[Shown]) -> None:
+        """In the tracker's thread: a job's answer, or a lost worker (send all again)."""
+        with self._lock:
+            self._jobs -= 1
+            news = {}
+            try:
+                news = self._found(job.result())
+            except CancelledError:
+                pass  # the server stops
+            except (BrokenProcessPool, Forgotten):
+                self._sent = 0
+                if self._jobs == 0 and self.on_news is not None:
+                    self._send()
+            if self._jobs == 0:
+                self._idle.notify_all()
+        if news and self.on_news is not None:
+            self.on_news(news)
+
+    def _found(self, shown: Shown) -> dict[Audience, list[dict[str, Any]]]:
+        """Record newly shown throws (known ones are ignored); their openings by audience."""
         news: dict[Audience, list[dict[str, Any]]] = {}
-        for k, audience in self.shown.step(step):
-            news.setdefault(audience, []).append(self.dice.opening(k).to_json())
-        self._shown = [frozenset(s) for s in self.shown.shown]
-        if self.on_news is not None:
-            if news:
-                self.on_news(news)
-            return
-        for audience, openings in news.items():
-            self._news.setdefault(audience, []).extend(openings)
+        for k, audience in shown:
+            if audience not in self._shown[k]:
+                self._shown[k].add(audience)
+                news.setdefault(audience, []).append(self.dice.opening(k).to_json())
+        if self.tracker is None:
+            for audience, openings in news.items():
+                self._news.setdefault(audience, []).extend(openings)
+        return news
 
     def take_news(self) -> dict[Audience, list[dict[str, Any]]]:
         """Openings newly due, by audience (None: everyone), since the last call
-        (without `on_news`, which is otherwise told of them)."""
+        (when not tracking live, where `on_news` is told of them)."""
         news, self._news = self._news, {}
         return news
 
     def openings(self, seat: int | None) -> list[dict[str, Any]]:
         """Every opening `seat` (None: a spectator) has been given so far."""
-        return [
-            self.dice.opening(k).to_json()
-            for k, shown in enumerate(self._shown)
-            if None in shown or seat in shown
-        ]
+        with self._lock:
+            given = [k for k, s in enumerate(self._shown) if None in s or seat in s]
+        return [self.dice.opening(k).to_json() for k in given]
 
     def settled(self) -> None:
-        """Wait until every step handed to the tracker thread has been followed
-        (never on the event loop)."""
-        if self.on_news is not None:
-            TRACKER.submit(lambda: None).result()
+        """Wait until every step handed to the tracker has been followed (never on the
+        event loop)."""
+        with self._lock:
+            if not self._idle.wait_for(lambda: self._jobs == 0, timeout=SETTLE_SECONDS):
+                raise DicehallError("the sealed dice were not followed in time; try again")
+
+    def release(self) -> None:
+        """The table is done with these dice (rebuilt, or gone): the tracker forgets them."""
+        if self.tracker is not None:
+            self.tracker.forget(self.key)
+        self.on_news = None
 
     def public(self, over: bool) -> dict[str, Any]:
         return {"fairness": SEALED, "commitment": self.commitment}
@@ -293,15 +346,13 @@ class SealedTable:
 
     def _make_transcript(self, steps: list[dict[str, Any]]) -> dict[str, Any]:
         if self._transcript is None or len(self._transcript["steps"]) != len(steps):
-            sealed = set(self.shown.sealed(None))
+            with self._lock:
+                public = [None in shown for shown in self._shown]
+            sealed = {k for k, shown in enumerate(public) if not shown}
             self._transcript = {
                 "steps": stand_ins(self.game, steps, sealed),
                 **self.public(True),
-                "openings": [
-                    self.dice.opening(k).to_json()
-                    for k in range(len(self.shown.shown))
-                    if k not in sealed
-                ],
+                "openings": [self.dice.opening(k).to_json() for k, p in enumerate(public) if p],
             }
         return self._transcript
 

@@ -38,6 +38,7 @@ from dicehall.server.settings import (
 )
 from dicehall.server.store import Store, TableRecord
 from dicehall.server.timebank import TimeBanks
+from dicehall.server.tracking import Tracker
 from dicehall.server.workers import Pool
 
 log = logging.getLogger("dicehall.server")
@@ -90,6 +91,7 @@ class Hall:
             self.config.bot_queue,
             retry_after=self.config.retry_after_seconds,
         )
+        self.tracker = Tracker(processes=self.config.compute_in_processes)
         self.waiting_seconds = waiting_seconds
         self.settings = SettingsStore(store.engine)
         self.chats = ChatStore(store.engine)
@@ -385,7 +387,7 @@ class Hall:
 
     def _rebuild(self, record: TableRecord, steps: list[Any]) -> LiveTable:
         game = self.catalog.make(record.game, record.seats, record.options)
-        table = LiveTable(record, game, self.store, self.config, self.bot_pool)
+        table = LiveTable(record, game, self.store, self.config, self.bot_pool, self.tracker)
         table.on_move = self.on_move
         table.settings = self.settings.get(record.id)
         table.chat = TableChat(
@@ -462,4 +464,5 @@ class Hall:
         for table in self.live.values():
             table.close()
         self.bot_pool.close()
+        self.tracker.close()
         self.store.close()

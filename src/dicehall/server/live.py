@@ -50,6 +50,7 @@ from dicehall.server.presence import Presence
 from dicehall.server.settings import TableSettings
 from dicehall.server.store import Store, TableRecord
 from dicehall.server.timebank import TimeBanks
+from dicehall.server.tracking import Tracker
 from dicehall.server.wire import dumps
 from dicehall.server.workers import Busy, Pool
 
@@ -79,10 +80,6 @@ class StaleMove(IllegalActionError):
     """A move that answers a step the seat's turn has moved past; nothing changed."""
 
 
-def _untold(news: dict[int | None, list[dict[str, Any]]]) -> None:
-    """Openings of a table state that was rolled back go nowhere."""
-
-
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -95,12 +92,14 @@ class LiveTable:
         store: Store,
         config: ServerConfig | None = None,
         bot_pool: Pool | None = None,
+        tracker: Tracker | None = None,
     ) -> None:
         self.record = record
         self.game = game
         self.store = store
         self.config = config or ServerConfig()
         self.bot_pool = bot_pool or Pool("bots", 0, 1)
+        self.tracker = tracker or Tracker(processes=False)  # sealed dice (tracking.py)
         self.lock = asyncio.Lock()  # one step (or seat change) at a time
         self.paused: str | None = None  # why, while a refused write is being retried
         # seat -> (the step its turn began at, its legal actions then): what a move must answer
@@ -138,10 +137,10 @@ class LiveTable:
         """Bring the state to the stored steps (a restart, or a finished table looked up)."""
         self.state = self.game.new_state(record=True)
         if isinstance(self.dice, SealedTable):
-            self.dice.on_news = _untold  # steps rolled back: what they showed is not told
+            self.dice.release()  # steps rolled back: what they showed is not told
         self.dice = table_dice(self.record, self.game)
         if isinstance(self.dice, SealedTable) and self._loop is not None:
-            self.dice.on_news = self._openings_found
+            self.dice.track_live(self.tracker, self._openings_found)
         for step in steps:
             apply_step(self.state, step)
             self.dice.follow(step, replayed=True)
@@ -790,8 +789,11 @@ class LiveTable:
             listener.push(text)
 
     def close(self) -> None:
-        """Stop timers and bots (server shutdown): the stored steps are the table."""
+        """Stop timers, bots and the dice's tracking (server shutdown, a table closed or
+        handed to another process): the stored steps are the table."""
         self.presence.close()
+        if isinstance(self.dice, SealedTable):
+            self.dice.release()
         for seat in list(self._timers):
             self._cancel_timer(seat)
         for handle in self._bot_turns.values():

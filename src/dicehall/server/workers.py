@@ -38,7 +38,7 @@ PARENT_CHECK_SECONDS = 0.5
 WORKER_NICENESS = 10
 
 
-def _worker_start(parent: int) -> None:
+def worker_start(parent: int) -> None:
     """In a new worker process: yield the CPU to the server, and end with it."""
     with contextlib.suppress(OSError):  # where priorities cannot change, run as is
         os.nice(WORKER_NICENESS)
@@ -101,7 +101,7 @@ class Pool:
                 self._executor = ProcessPoolExecutor(
                     self.workers,
                     mp_context=context,
-                    initializer=_worker_start,
+                    initializer=worker_start,
                     initargs=(os.getpid(),),
                 )
             else:
@@ -155,9 +155,13 @@ class Pool:
             self._executor = None
 
     def warm(self) -> None:
-        """Start the workers now rather than on the first request (processes take a while)."""
+        """Start every worker now rather than on the first requests: processes take a while
+        to start, and the executor starts them in the thread that submits, the event
+        loop's. One job per worker at once, as none is idle yet, starts each of them."""
         if self.workers and self.processes:
-            self.executor().submit(int)
+            executor = self.executor()
+            for _ in range(self.workers):
+                executor.submit(int)
 
     def close(self) -> None:
         if self._executor is not None:

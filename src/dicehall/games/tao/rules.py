@@ -114,6 +114,33 @@ ANTE_CHOICES = {(lo, hi): ANTES[lo : hi + 1] for lo, hi in SPLITS}
 OPEN_CHOICES = {(lo, hi): (PASS, *RAISES[lo : hi + 1]) for lo, hi in SPLITS}
 CALL_CHOICES = {(lo, hi): (*CALLS[lo : hi + 1], FOLD) for lo, hi in SPLITS}
 
+ANTE_KIND, OPEN_KIND, CALL_KIND = range(3)
+MAX_STONES = 6 * START_STONES
+CLAMP = tuple(min(stones, MAX_BID) for stones in range(MAX_STONES + 1))
+"""Stones of one colour beyond MAX_BID change no choice: CLAMP[n] stands for n."""
+
+
+def _choices(kind: int, m: int, black: int, white: int) -> tuple[Action, ...]:
+    """The legal actions of a seat with `black` and `white` stones at bid unit `m`."""
+    pay = min(m, black + white)  # D2, D4: m, or all one has
+    if pay == 0:  # D4: no stones, so no raise; stay in for free or fold
+        return GRATIS_CALL if kind == CALL_KIND else PASS_ONLY
+    split = (max(0, pay - black), min(white, pay))
+    return (ANTE_CHOICES, OPEN_CHOICES, CALL_CHOICES)[kind][split]
+
+
+CHOICES = tuple(
+    tuple(
+        tuple(
+            tuple(_choices(kind, m, black, white) for white in range(MAX_BID + 1))
+            for black in range(MAX_BID + 1)
+        )
+        for m in range(MAX_BID + 1)
+    )
+    for kind in range(3)
+)
+"""CHOICES[kind][m][CLAMP[black]][CLAMP[white]]: `_choices`, built once for the hot path."""
+
 SEAT_TUPLES = tuple((s,) for s in range(6))
 
 Shown = tuple[int, int, int, int, int]
@@ -314,15 +341,8 @@ class TaoState(State):
     def legal_actions(self, seat: int) -> Sequence[Action]:
         if not (self.phase == ANTE or self.phase == BET) or self.queue[self.pos] != seat:
             return ()
-        black = self.black[seat]
-        white = self.white[seat]
-        pay = min(self.m, black + white)
-        if pay == 0:  # D4: no stones, so no raise; stay in for free or fold
-            return PASS_ONLY if self.raiser < 0 else GRATIS_CALL
-        split = (max(0, pay - black), min(white, pay))
-        if self.phase == ANTE:
-            return ANTE_CHOICES[split]
-        return OPEN_CHOICES[split] if self.raiser < 0 else CALL_CHOICES[split]
+        kind = ANTE_KIND if self.phase == ANTE else OPEN_KIND if self.raiser < 0 else CALL_KIND
+        return CHOICES[kind][self.m][CLAMP[self.black[seat]]][CLAMP[self.white[seat]]]
 
     def why_illegal(self, seat: int, action: object) -> str | None:
         legal = self.legal_actions(seat)
@@ -352,22 +372,20 @@ class TaoState(State):
 
     def _apply(self, seat: int, action: Action) -> None:
         kind = action["type"]
-        if kind != "ante":
-            white = action.get("white", 0)
-            cost = min(self.m, self.black[seat] + self.white[seat]) if kind != "pass" else 0
-            if kind == "fold":
-                cost = white = 0
-            self.bets.append((self.stage, seat, kind, cost - white, white))
         if kind == "pass":
+            self.bets.append((self.stage, seat, kind, 0, 0))
             self.bet[seat] = "pass"
             if self.log is not None:
                 self.emit("pass", f"Seat {seat} passes.", seat=seat)
             self._next_bettor()
         elif kind == "fold":
+            self.bets.append((self.stage, seat, kind, 0, 0))
             self._fold(seat)
         else:
             pay = min(self.m, self.black[seat] + self.white[seat])  # D2, D4: all one has
             white = action["white"]
+            if kind != "ante":
+                self.bets.append((self.stage, seat, kind, pay - white, white))
             self._pay(seat, pay - white, white)
             if self.log is not None:
                 paid = stones_in_words(pay - white, white)

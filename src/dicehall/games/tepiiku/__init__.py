@@ -28,6 +28,13 @@ class Tepiiku(TepiikuRules):
         heuristic = bots.pop("heuristic")
         return {"solver": SolverBot, "heuristic": heuristic, **bots}
 
+    @classmethod
+    def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
+        """The exact chances, then the solver's Fish policy or choices (`fish_table.py`)."""
+        from dicehall.games.tepiiku.fish_table import solver_tables
+
+        return solver_tables(query, super().odds)
+
     def advice(self, view: View, legal: Sequence[Action]) -> OddsTable | None:
         from dicehall.games.tepiiku.solver_advice import advice
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,24 +25,53 @@ from numpy.typing import NDArray
 Array = NDArray[np.float64]
 TOL = 1e-9
 """Payoffs closer than this are equal (the games' values are coins, of order 1-100)."""
+KEEP = 1e-9
+"""A previous equilibrium is kept while nobody gains more than this by deviating."""
 FICTITIOUS_ROUNDS = 4000
 
 
-def solve_batch(payoff: Array, players: Sequence[int]) -> tuple[list[Array], Array, float]:
+def solve_batch(
+    payoff: Array,
+    players: Sequence[int],
+    previous: Sequence[Array] | None = None,
+    hold: NDArray[np.bool_] | None = None,
+    mixed_first: NDArray[np.bool_] | None = None,
+    loop: Loop | None = None,
+) -> tuple[list[Array], Array, float]:
     """Equilibrium strategies of every game in the batch, their values and epsilon.
 
     `payoff` has shape (G, A, A, [A,] seats); `players[i]` is the seat whose payoff
     player i (action axis i + 1) maximises. Returns the per-player strategies (each
     (G, A)), the values (G, seats) and the largest deviation gain of any game.
+
+    For the stationary games of an iteration (the tie rerolls, whose payoffs move a
+    little each sweep) there is more, so that the iteration settles on one
+    equilibrium per game instead of jumping between several:
+
+    - `loop` gives each joint action's chance of coming back to the same game and
+      the game's present value (which `payoff` includes): then a pure profile is an
+      equilibrium if it is one at the value it leads to itself (`Loop`), and the
+      values returned are the strategies' own;
+    - with `previous` strategies (each (G, A)), a game whose previous strategies are
+      still an equilibrium (nobody gains more than `KEEP`) keeps them, and so does
+      every game of the mask `hold` (the caller's asynchronous update: games that all
+      switch at once can switch back and forth for ever);
+    - a mixed equilibrium is looked for on the previous supports first, and for the
+      games of `mixed_first` on the union of the previous supports and the new pure
+      equilibrium's.
     """
     n = len(players)
     games, actions = payoff.shape[0], payoff.shape[1]
-    mine = [payoff[..., seat] for seat in players]  # each (G, A, A[, A])
-    equilibrium = np.ones(mine[0].shape, dtype=bool)
-    for i in range(n):
-        best = mine[i].max(axis=i + 1, keepdims=True)
-        equilibrium &= mine[i] >= best - TOL
-    total = sum(mine)
+    rest = payoff if loop is None else loop.rest(payoff)
+    mine = [rest[..., seat] for seat in players]  # each (G, A, A[, A])
+    if loop is None:
+        equilibrium = np.ones(mine[0].shape, dtype=bool)
+        for i in range(n):
+            best = mine[i].max(axis=i + 1, keepdims=True)
+            equilibrium &= mine[i] >= best - TOL
+        total = sum(mine)
+    else:
+        equilibrium, total = loop.pure(mine)
     score = np.where(equilibrium, total, -np.inf).reshape(games, -1)
     pick = score.argmax(axis=1)
     has_pure = np.isfinite(score[np.arange(games), pick])
@@ -49,14 +79,79 @@ def solve_batch(payoff: Array, players: Sequence[int]) -> tuple[list[Array], Arr
     joint = np.unravel_index(pick, (actions,) * n)
     for i in range(n):
         strategies[i][np.arange(games), joint[i]] = 1.0
-    epsilon = 0.0
-    for g in np.flatnonzero(~has_pure):
-        mixed = _mixed(payoff[g], players)
+    kept = np.zeros(games, dtype=bool)
+    mix = ~has_pure
+    if previous is not None:
+        kept = _gains(payoff, players, previous, loop) <= KEEP
+        if hold is not None:
+            kept |= hold
+        if mixed_first is not None:
+            mix |= mixed_first
+        union = [(p > 0) | (s > 0) for p, s in zip(previous, strategies, strict=True)]
         for i in range(n):
-            strategies[i][g] = mixed[i]
-        epsilon = max(epsilon, deviation_gain(payoff[g], players, mixed))
-    values = _expected(payoff, strategies)
-    return strategies, values, epsilon
+            strategies[i][kept] = previous[i][kept]
+    for g in np.flatnonzero(mix & ~kept):
+        prefer = None
+        if previous is not None:
+            flipping = mixed_first is not None and mixed_first[g] and has_pure[g]
+            chosen = union if flipping else previous
+            prefer = [p[g] > 0 for p in chosen]
+        mixed = _mixed(payoff[g], players, prefer, fallback=not has_pure[g])
+        if mixed is not None:
+            for i in range(n):
+                strategies[i][g] = mixed[i]
+    values = _expected(payoff, strategies) if loop is None else loop.values(rest, strategies)
+    found = _gains(payoff, players, strategies, loop)
+    return strategies, values, float(found.max()) if games else 0.0
+
+
+@dataclass
+class Loop:
+    """How the games of a batch lead back to themselves: `chance[g, a, b(, c)]` of
+    coming back to game g after that joint action, and `own[g]`, the values of game g
+    that its payoff holds for that return.
+
+    A stationary strategy is played again on every return, so a pure profile leads
+    to the value V = rest / (1 - chance) (rest: the payoff without the return) and is
+    an equilibrium only if no player gains by a different action at that value: at
+    the present value a profile can look like an equilibrium and not be one at the
+    value it leads to, and the iteration then never settles.
+    """
+
+    chance: Array
+    own: Array
+
+    def rest(self, payoff: Array) -> Array:
+        """The payoff without the return to the game at its present value."""
+        return self.at(payoff, -self.own)
+
+    def at(self, rest: Array, values: Array) -> Array:
+        """The payoff with the return to the game at `values` (G, seats)."""
+        shape = (len(values),) + (1,) * (rest.ndim - 2) + (values.shape[1],)
+        payoff: Array = rest + self.chance[..., None] * values.reshape(shape)
+        return payoff
+
+    def pure(self, mine: list[Array]) -> tuple[NDArray[np.bool_], Array]:
+        """Which pure profiles are equilibria at their own value; their totals."""
+        n = len(mine)
+        equilibrium = np.ones(mine[0].shape, dtype=bool)
+        total = np.zeros(mine[0].shape)
+        for i in range(n):
+            value = mine[i] / (1.0 - self.chance)  # each profile's value to player i
+            total += value
+            # replies[g, a', ...profile]: player i plays a' instead, at the profile's value
+            replies = np.expand_dims(mine[i], i + 2) + np.expand_dims(self.chance, i + 2) * (
+                np.expand_dims(value, i + 1)
+            )
+            best = replies.max(axis=i + 1)
+            equilibrium &= value >= best - TOL
+        return equilibrium, total
+
+    def values(self, rest: Array, strategies: Sequence[Array]) -> Array:
+        """The strategies' own values: rest / (1 - chance), both under the strategies."""
+        back = _expected(self.chance[..., None], list(strategies))
+        values: Array = _expected(rest, list(strategies)) / (1.0 - back)
+        return values
 
 
 def evaluate(
@@ -65,17 +160,32 @@ def evaluate(
     """The values (G, seats) of every game of the batch under given strategies (each
     (G, A)), and the most any player of any game gains by deviating from them alone."""
     values = _expected(payoff, list(strategies))
+    found = gains(payoff, players, strategies)
+    return values, float(found.max()) if len(found) else 0.0
+
+
+def _gains(
+    payoff: Array, players: Sequence[int], strategies: Sequence[Array], loop: Loop | None
+) -> Array:
+    """`gains`, with the returns of `loop` at the strategies' own values."""
+    if loop is None:
+        return gains(payoff, players, strategies)
+    rest = loop.rest(payoff)
+    return gains(loop.at(rest, loop.values(rest, strategies)), players, strategies)
+
+
+def gains(payoff: Array, players: Sequence[int], strategies: Sequence[Array]) -> Array:
+    """(G,): the most any one player of each game gains by deviating alone."""
     n = len(players)
     letters = "abc"[:n]
-    gain = 0.0
+    gain = np.zeros(payoff.shape[0])
     for i, seat in enumerate(players):
         others = [j for j in range(n) if j != i]
         spec = f"g{letters}," + ",".join(f"g{letters[j]}" for j in others) + f"->g{letters[i]}"
         replies = np.einsum(spec, payoff[..., seat], *(strategies[j] for j in others))
         played = np.einsum("ga,ga->g", replies, strategies[i])
-        if len(replies):
-            gain = max(gain, float((replies.max(axis=1) - played).max()))
-    return values, gain
+        gain = np.maximum(gain, replies.max(axis=1) - played)
+    return gain
 
 
 def _expected(payoff: Array, strategies: list[Array]) -> Array:
@@ -86,42 +196,63 @@ def _expected(payoff: Array, strategies: list[Array]) -> Array:
 
 def deviation_gain(payoff: Array, players: Sequence[int], strategies: Sequence[Array]) -> float:
     """The most any player of one game gains by changing its strategy alone."""
-    gain = 0.0
-    for i, seat in enumerate(players):
-        table = payoff[..., seat]
-        for j in reversed(range(len(players))):
-            if j != i:
-                table = np.tensordot(table, strategies[j], axes=([j], [0]))
-        # what remains is indexed by player i's action
-        gain = max(gain, float(table.max() - table @ strategies[i]))
-    return gain
+    return float(gains(payoff[None], players, [s[None] for s in strategies])[0])
 
 
-def _mixed(payoff: Array, players: Sequence[int]) -> list[Array]:
+def _mixed(
+    payoff: Array,
+    players: Sequence[int],
+    prefer: Sequence[NDArray[np.bool_]] | None = None,
+    fallback: bool = True,
+) -> list[Array] | None:
+    """A mixed equilibrium, on the supports `prefer` if there is one there; without
+    `fallback` only there (None if not), else anywhere (two players: support
+    enumeration; three: fictitious play, approximate)."""
     if len(players) == 2:
-        found = _support_enumeration(payoff[..., players[0]], payoff[..., players[1]])
+        a, b = payoff[..., players[0]], payoff[..., players[1]]
+        found = _support_enumeration(a, b, prefer, anywhere=fallback)
         if found is not None:
             return found
+    if not fallback:
+        return None
     return _fictitious_play(payoff, players)
 
 
-def _support_enumeration(a: Array, b: Array) -> list[Array] | None:
+def _support_enumeration(
+    a: Array,
+    b: Array,
+    prefer: Sequence[NDArray[np.bool_]] | None = None,
+    anywhere: bool = True,
+) -> list[Array] | None:
     """A mixed equilibrium of the bimatrix game (a, b) with supports of equal size,
-    after removing duplicate actions (which make the game degenerate)."""
+    after removing duplicate actions (which make the game degenerate); the supports
+    `prefer` (the two players' actions in use) are tried first, and only they
+    unless `anywhere`."""
     rows = _distinct(a, b, axis=0)
     cols = _distinct(a, b, axis=1)
     sub_a, sub_b = a[np.ix_(rows, cols)], b[np.ix_(rows, cols)]
     m, k = len(rows), len(cols)
-    for size in range(1, min(m, k) + 1):
-        for r in itertools.combinations(range(m), size):
-            for c in itertools.combinations(range(k), size):
-                found = _indifferent(sub_a, sub_b, list(r), list(c))
-                if found is not None:
-                    x = np.zeros(a.shape[0])
-                    y = np.zeros(a.shape[1])
-                    x[[rows[i] for i in range(m)]] = found[0]
-                    y[[cols[j] for j in range(k)]] = found[1]
-                    return [x, y]
+    first: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    if prefer is not None:
+        r = tuple(i for i in range(m) if prefer[0][rows[i]])
+        c = tuple(j for j in range(k) if prefer[1][cols[j]])
+        if len(r) == len(c) > 0:
+            first.append((r, c))
+    every = (
+        pair
+        for size in range(1, min(m, k) + 1)
+        for pair in itertools.product(
+            itertools.combinations(range(m), size), itertools.combinations(range(k), size)
+        )
+    )
+    for r, c in itertools.chain(first, every) if anywhere else first:
+        found = _indifferent(sub_a, sub_b, list(r), list(c))
+        if found is not None:
+            x = np.zeros(a.shape[0])
+            y = np.zeros(a.shape[1])
+            x[rows] = found[0]
+            y[cols] = found[1]
+            return [x, y]
     return None
 
 

@@ -1,5 +1,9 @@
 """The solver's Fish policy as a readable table: scores and pot -> pay, or the runes to reroll.
 
+It is what `dicehall odds tepiiku` shows from the solved tables (and the
+Markdown table of docs/strategy.md), with the expected coins of each choice
+for a given Fish's hand.
+
 A decision depends on all three hands, not only on their scores; the table
 groups the hands of each (Fish, middle, Hook) score triple, weighs each by how
 often it is thrown, and shows the weighted most frequent choice: "pay", or the
@@ -10,9 +14,15 @@ of the same scores choose otherwise.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 
-from dicehall.games.tepiiku import solver
-from dicehall.games.tepiiku.hands import FRESH, HANDS, SCORES
+import numpy as np
+
+from dicehall.core.errors import OptionError
+from dicehall.core.odds import Cell, OddsTable
+from dicehall.games.tepiiku import solver, strategy
+from dicehall.games.tepiiku.hands import ACTIONS, FRESH, HANDS, SCORES, hand_index
+from dicehall.games.tepiiku.odds import parse_dice, parse_score
 from dicehall.games.tepiiku.rules import DICE, SUBSETS
 from dicehall.games.tepiiku.strategy import Tables
 
@@ -57,3 +67,148 @@ def policy_markdown(tables: Tables) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     lines += ["| " + " | ".join(row) + " |" for row in policy_rows(tables)]
     return "\n".join(lines)
+
+
+# --- `dicehall odds tepiiku`: the solver's tables --------------------------------------
+
+SOLVER_PARAMETERS = ("pot", "cap")
+MODEL = (
+    'From the solver\'s model (docs/strategy.md, "Tepiiku"): the round after the thumbs '
+    "solved exactly, every seat holding {cap} coins and maximising its expected coins, "
+    "everyone playing the solver's policy afterwards."
+)
+
+
+def not_solved(cap: int) -> OddsTable:
+    return OddsTable(
+        title=f"The solver's Fish policy at {cap} coins",
+        columns=[],
+        rows=[],
+        note=(
+            f"Not computed yet: python benchmarks/tepiiku_solver.py --caps {cap} solves it "
+            "once (a minute or more) into the table cache, where this command and the "
+            "solver bot find it."
+        ),
+    )
+
+
+def policy_table(tables: Tables) -> OddsTable:
+    """The optimal Fish policy by scores: each pot's choice and the Fish's expected coins."""
+    lay = solver.layout()
+    weight = FRESH[lay.fish[:, 0]] * FRESH[lay.fish[:, 1]] * FRESH[lay.fish[:, 2]]
+    keys = SCORES[lay.fish]
+    rows: list[list[Cell]] = []
+    for row in policy_rows(tables):
+        f, m, h = (int(c) for c in row[:3])
+        mask = (keys[:, 0] == f) & (keys[:, 1] == m) & (keys[:, 2] == h)
+        cells: list[Cell] = [f, m, h]
+        for pot, word in zip(POTS, row[3:], strict=True):
+            value = tables.fish_value[tables.level(pot), mask, 0].astype(np.float64)
+            mean = float(weight[mask] @ value / weight[mask].sum())
+            cells.append(f"{word} {mean:+.2f}")
+        rows.append(cells)
+    return OddsTable(
+        title=f"The solver's Fish policy at {tables.cap} coins: pay or the runes to reroll, "
+        "and the Fish's expected coins",
+        columns=["Fish", "middle", "Hook", *(f"pot {p}" for p in POTS)],
+        rows=rows,
+        note=MODEL.format(cap=tables.cap)
+        + " A choice depends on all three hands: each row takes the hands of those scores, "
+        "weighted by how often they are thrown, and shows the most common choice (its share "
+        "where the others differ) and the Fish's mean expected coins; paying costs the pot.",
+    )
+
+
+def choices_table(
+    tables: Tables, hand: Sequence[str], middle: int, hook: int, pot: int
+) -> OddsTable:
+    """Every choice of a Fish holding `hand` against those scores: its expected coins."""
+    lay = solver.layout()
+    f = hand_index(hand)
+    middles = np.flatnonzero(np.equal(SCORES, middle))
+    hooks = np.flatnonzero(np.equal(SCORES, hook))
+    index = lay.fish_at[f][np.ix_(middles, hooks)].ravel()
+    weight = np.outer(FRESH[middles], FRESH[hooks]).ravel()
+    weight = weight / weight.sum()
+    values = sum(w * tables.fish_choices(int(i), pot) for w, i in zip(weight, index, strict=True))
+    policy = tables.fish_policy[tables.level(pot), index]
+    shares: dict[str, float] = {}
+    first: dict[str, int] = {}  # rerolls of the same runes are one choice, one row
+    for code in range(1 + ACTIONS):
+        word = "pay the pot" if code == solver.PAY else choice_words(f, code)
+        first.setdefault(word, code)
+        shares[word] = shares.get(word, 0.0) + float(weight[policy == code].sum())
+    rows: list[list[Cell]] = []
+    for word, code in first.items():
+        fish, mid, top = (f"{v:+.3f}" for v in values[code])
+        rows.append([word, fish, mid, top, shares[word]])
+    return OddsTable(
+        title=f"The solver's choices for a Fish with {', '.join(HANDS[f])} (score "
+        f"{int(SCORES[f])}) against a middle of {middle} and a Hook of {hook}, pot {pot}, "
+        f"{tables.cap} coins",
+        columns=["choice", "Fish's expected coins", "middle's", "Hook's", "solver plays it"],
+        rows=rows,
+        note=MODEL.format(cap=tables.cap)
+        + " The middle's and the Hook's hands of those scores are weighed by how often they "
+        "are thrown; 'solver plays it' is the share of those hands for which it is the "
+        "solver's choice.",
+    )
+
+
+def solver_tables(
+    query: Mapping[str, str], exact: Callable[[Mapping[str, str]], list[OddsTable]]
+) -> list[OddsTable]:
+    """The exact chance tables (`exact`, the rules' odds, given the query without the
+    solver's parameters) followed by the solver's: its Fish policy, or with dice, beat
+    and hook its choices for that Fish. Reads the cached solve and never solves (that
+    takes a minute or more)."""
+    unknown = [k for k in query if k not in ("dice", "beat", "hook", *SOLVER_PARAMETERS)]
+    if unknown:
+        raise OptionError(
+            f"unknown odds parameter {unknown[0]!r} for tepiiku; its parameters are dice, "
+            "beat, hook, and for the solver's tables pot and cap"
+        )
+    exact_odds = exact({k: v for k, v in query.items() if k not in SOLVER_PARAMETERS})
+    cap = _whole(query, "cap", strategy.MAX_CAP)
+    if cap not in strategy.CAPS:
+        raise OptionError(
+            f"parameter 'cap' must be one of the solved caps {', '.join(map(str, strategy.CAPS))}; "
+            f"got {cap}"
+        )
+    pot = _whole(query, "pot", 1)
+    if pot < 1:
+        raise OptionError(f"parameter 'pot' must be at least 1; got {pot}")
+    try:
+        tables = strategy.tables(cap)
+    except strategy.NotSolved:
+        return [*exact_odds, not_solved(cap)]
+    if "dice" not in query:
+        return [*exact_odds, policy_table(tables)]
+    if "hook" not in query:
+        return [*exact_odds, _needs_hook(tables.cap)]
+    hand = parse_dice(query["dice"])
+    middle, hook = parse_score("beat", query["beat"]), parse_score("hook", query["hook"])
+    for name, score in (("beat", middle), ("hook", hook)):
+        if not np.equal(SCORES, score).any():
+            raise OptionError(f"parameter {name!r}: no throw of three dice scores {score}")
+    return [*exact_odds, choices_table(tables, hand, middle, hook, pot)]
+
+
+def _needs_hook(cap: int) -> OddsTable:
+    return OddsTable(
+        title=f"The solver's choices at {cap} coins",
+        columns=[],
+        rows=[],
+        note="The solver's choice depends on the Hook's score too: add --option hook=N.",
+    )
+
+
+def _whole(query: Mapping[str, str], name: str, default: int) -> int:
+    if name not in query:
+        return default
+    try:
+        return int(query[name])
+    except ValueError:
+        raise OptionError(
+            f"parameter {name!r} must be a whole number; got {query[name]!r}"
+        ) from None

@@ -56,15 +56,19 @@ START_POTS = (1, 2, 3, 4)
 """T5: the pot after the thumbs, 1 + thumbs up."""
 TOLERANCE = 1e-9
 """The top pot's value iteration stops below this change (coins)."""
-TIE_TOLERANCE = 1e-5
-"""The ties' fixed point stops below this change (coins)."""
+TIE_TOLERANCE = 1e-8
+"""The ties' fixed point stops when the values move by less than this (coins) and no
+tied seat gains more than this by deviating."""
 MAX_SWEEPS = 5_000
-TIE_FREEZE_AFTER = 10
-"""Tie sweeps after which the tie strategies are held and only their values iterated:
-re-solving every sweep need not converge (the selected equilibrium of a tie can flip
-between sweeps, so the values cycle by about 0.01 coin), while a held strategy's values
-contract (every reroll can end the round). The deviation gain of the held strategies
-under the final values is reported as `tie_epsilon`."""
+TIE_SWEEPS = 400
+"""At most this many sweeps of the ties' fixed point (a few dozen are needed)."""
+HOLD_SHARE = 0.5
+"""Each sweep, this share of the tie games (drawn afresh, seeded) keeps its strategies
+even where they stopped being an equilibrium: updating every game at once let a set of
+games switch back and forth between equilibria for ever."""
+MIXED_AFTER = 4
+"""A tie game whose strategies changed in this many sweeps looks for a mixed
+equilibrium between its old and new strategies first (`equilibria.solve_batch`)."""
 FREEZE_AFTER = 100
 """Top-pot sweeps after which choices are held, where best replies go round in a cycle."""
 
@@ -224,6 +228,49 @@ class Solution:
         return min(pot, self.cap) - 1
 
 
+class Ties:
+    """The tie games (T6) of one kind at one pot, followed from sweep to sweep: each
+    game's strategies (games, players, 7) and in how many sweeps their supports
+    changed."""
+
+    def __init__(self, games: int, players: int, actions: int = ACTIONS) -> None:
+        self.strategy = np.zeros((games, players, actions))
+        self.changes = np.zeros(games, dtype=np.int64)
+        self.sweeps = 0
+
+    def solve(
+        self,
+        payoff: Array,
+        players: tuple[int, ...],
+        rows: Index,
+        rng: np.random.Generator,
+        loop: equilibria.Loop,
+    ) -> tuple[Array, float]:
+        """Solve the games `rows` (payoffs (rows, 7, 7[, 7], seats), returns to
+        themselves `loop`) from their last strategies; their values and the largest
+        deviation gain."""
+        n = len(players)
+        if self.sweeps == 0:
+            chosen, value, eps = equilibria.solve_batch(payoff, players, loop=loop)
+        else:
+            before = [self.strategy[rows, i] for i in range(n)]
+            chosen, value, eps = equilibria.solve_batch(
+                payoff,
+                players,
+                before,
+                hold=rng.random(len(rows)) < HOLD_SHARE,
+                mixed_first=self.changes[rows] >= MIXED_AFTER,
+                loop=loop,
+            )
+            changed = np.zeros(len(rows), dtype=bool)
+            for i in range(n):
+                changed |= ((chosen[i] > 0) != (before[i] > 0)).any(axis=1)
+            self.changes[rows] += changed
+        for i in range(n):
+            self.strategy[rows, i] = chosen[i]
+        return value, eps
+
+
 class RoundSolver:
     """Solves the round after the thumbs for a cap c (every seat holds c coins)."""
 
@@ -303,32 +350,42 @@ class RoundSolver:
     # --- the reveal and the tie rerolls (T6) ----------------------------------------
 
     def reveal(self, pot: int) -> tuple[Array, Array, dict[int, Array], float]:
-        """Values of every dealt triple at a starting pot, and the tie strategies."""
+        """Values of every dealt triple at a starting pot, and the tie strategies.
+
+        The ties at one pot form a stochastic game (a tie can lead into another, or
+        back into itself): value iteration with every tie game solved exactly at
+        each sweep, following one equilibrium per game (`Ties`), until the values
+        move by less than `TIE_TOLERANCE`. Returns the largest deviation gain of any
+        tied seat under the final values (`tie_epsilon`)."""
         lay = self.layout
         fish = self.fish_value[self.level(pot)]
         flat = np.zeros((COUNT**3, 3))
         flat[lay.reveal_flat] = np.take_along_axis(fish[lay.reveal_fish], lay.reveal_roles, axis=1)
         values: Array = flat.reshape(COUNT, COUNT, COUNT, 3)
-        pair = np.zeros((len(lay.forced), 2, ACTIONS))
-        triple: dict[int, Array] = {}
+        rng = np.random.default_rng(pot)
+        pair = Ties(len(lay.forced), 2)
+        triple = {score: Ties(len(h) ** 3, 3) for score, h in lay.score_hands.items()}
         epsilon = 0.0
-        for sweep in range(1, MAX_SWEEPS + 1):
+        for _ in range(TIE_SWEEPS):
             before = values.copy()
-            hold = sweep > TIE_FREEZE_AFTER
-            pair, pair_values, eps_pair = self._pair_ties(values, pair if hold else None)
-            triple, triple_values, eps_triple = self._triple_ties(values, triple if hold else None)
+            pair_values, eps_pair = self._pair_ties(values, pair, rng)
+            triple_values, eps_triple = self._triple_ties(values, triple, rng)
             epsilon = max(eps_pair, eps_triple)
             self._write_ties(values, pair_values, triple_values)
-            if float(np.abs(values - before).max()) < TIE_TOLERANCE:
+            if float(np.abs(values - before).max()) < TIE_TOLERANCE and epsilon < TIE_TOLERANCE:
                 break
-        return values, pair, triple, epsilon
+        strategies = {
+            score: ties.strategy.reshape(len(h), len(h), len(h), 3, ACTIONS)
+            for (score, ties), h in zip(triple.items(), lay.score_hands.values(), strict=True)
+        }
+        return values, pair.strategy, strategies, epsilon
 
-    def _pair_ties(self, values: Array, held: Array | None = None) -> tuple[Array, Array, float]:
-        """Seats 0 and 1 tied, seat 2 not: the 7 x 7 game of every such triple, solved,
-        or evaluated under the `held` strategies."""
+    def _pair_ties(
+        self, values: Array, ties: Ties, rng: np.random.Generator
+    ) -> tuple[Array, float]:
+        """Seats 0 and 1 tied, seat 2 not: the 7 x 7 game of every such triple, solved."""
         lay = self.layout
         x, y, z = lay.forced.T
-        strategies = np.zeros((len(lay.forced), 2, ACTIONS))
         result = np.zeros((len(lay.forced), 3))
         epsilon = 0.0
         for score, hands in lay.score_hands.items():
@@ -348,23 +405,21 @@ class RoundSolver:
             yi = np.array([pos[int(v)] for v in y[rows]])
             zi = np.array([third_pos[int(v)] for v in z[rows]])
             games = full[yi, :, xi, :, zi].transpose(0, 2, 1, 3)  # (game, a, b, seat)
-            if held is None:
-                (sx, sy), value, eps = equilibria.solve_batch(games, (0, 1))
-            else:
-                sx, sy = held[rows, 0], held[rows, 1]
-                value, eps = equilibria.evaluate(games, (0, 1), (sx, sy))
-            strategies[rows, 0], strategies[rows, 1] = sx, sy
-            result[rows] = value
+            back = (
+                TRANSITION[x[rows], :, x[rows]][:, :, None]
+                * TRANSITION[y[rows], :, y[rows]][:, None]
+            )
+            loop = equilibria.Loop(back, values[x[rows], y[rows], z[rows]])
+            result[rows], eps = ties.solve(games, (0, 1), rows, rng, loop)
             epsilon = max(epsilon, eps)
-        return strategies, result, epsilon
+        ties.sweeps += 1
+        return result, epsilon
 
     def _triple_ties(
-        self, values: Array, held: dict[int, Array] | None = None
-    ) -> tuple[dict[int, Array], dict[int, Array], float]:
-        """All three seats on one score: the 7 x 7 x 7 game of every such triple, solved,
-        or evaluated under the `held` strategies."""
+        self, values: Array, ties: dict[int, Ties], rng: np.random.Generator
+    ) -> tuple[dict[int, Array], float]:
+        """All three seats on one score: the 7 x 7 x 7 game of every such triple, solved."""
         lay = self.layout
-        strategies: dict[int, Array] = {}
         results: dict[int, Array] = {}
         epsilon = 0.0
         for score, hands in lay.score_hands.items():
@@ -374,16 +429,15 @@ class RoundSolver:
             t = np.tensordot(moves, t, axes=([2], [2]))  # (y, b, x, a, z', s)
             t = np.tensordot(moves, t, axes=([2], [4]))  # (z, c, y, b, x, a, s)
             games = t.transpose(4, 2, 0, 5, 3, 1, 6).reshape(n**3, ACTIONS, ACTIONS, ACTIONS, 3)
-            if held is None:
-                chosen, value, eps = equilibria.solve_batch(games, (0, 1, 2))
-            else:
-                kept = held[score].reshape(n**3, 3, ACTIONS)
-                chosen = [kept[:, i] for i in range(3)]
-                value, eps = equilibria.evaluate(games, (0, 1, 2), chosen)
-            strategies[score] = np.stack(chosen, axis=1).reshape(n, n, n, 3, ACTIONS)
+            stay = TRANSITION[hands, :, hands]  # (n, 7): a reroll giving the same hand
+            back = np.einsum("xa,yb,zc->xyzabc", stay, stay, stay).reshape(n**3, *(ACTIONS,) * 3)
+            own = values[np.ix_(hands, hands, hands)].reshape(n**3, 3)
+            loop = equilibria.Loop(back, own)
+            value, eps = ties[score].solve(games, (0, 1, 2), np.arange(n**3), rng, loop)
+            ties[score].sweeps += 1
             results[score] = value.reshape(n, n, n, 3)
             epsilon = max(epsilon, eps)
-        return strategies, results, epsilon
+        return results, epsilon
 
     def _write_ties(self, values: Array, pair: Array, triple: dict[int, Array]) -> None:
         """Fill every tied triple from the games of seats 0 and 1 (the seats are alike)."""

@@ -73,15 +73,9 @@ def _thumbs(tables: strategy.Tables, view: View, seat: int, note: str) -> OddsTa
 def _fish(
     tables: strategy.Tables, view: View, legal: Sequence[Action], seat: int, note: str
 ) -> OddsTable:
-    from dicehall.games.tepiiku import solver
-
-    lay = solver.layout()
     position = tables.fish_position(view)
     pot = int(view["pot"])
-    cap = tables.cap
-    after = solver.fish_after(tables.fish_value, tables.forced_value, tables.cap, pot)[
-        lay.fish_gather[position]
-    ]  # (56, 3)
+    values = tables.fish_choices(position, pot)[:, 0]
     choice = tables.fish_choice(view)
     hand = view["dice"][seat]
     scores = view["scores"]
@@ -94,18 +88,17 @@ def _fish(
             "",
             "",
             "",
-            f"{-min(pot, cap):+.3f}",
+            f"{values[0]:+.3f}",
             "◀ solver" if choice is None else "",
         ]
     ]
-    moves = TRANSITION[lay.fish[position, 0]]
     for action in legal:
         if action.get("type") != "reroll":
             continue
         dice = tuple(action["dice"])
         k = action_of(hand, dice)
         c = odds.fish_chances(hand, dice, middle, hook)
-        value = float(moves[k] @ after[:, 0])
+        value = float(values[k + 1])
         mark = "◀ solver" if choice == k and _first(hand, dice, legal) else ""
         rows.append([odds.dice_label(dice), c.bust, c.still, c.tie, c.beat, f"{value:+.3f}", mark])
     return OddsTable(

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dicehall.games.tepiiku import solver
-from dicehall.games.tepiiku.hands import SCORES, hand_index
+from dicehall.games.tepiiku.hands import ACTIONS, SCORES, TRANSITION, hand_index
 
 CAPS = (1, 2, 4, 8, 20)
 """The caps solved: a seat's coins are modelled as the largest of these it holds."""
@@ -76,6 +76,19 @@ class Tables:
         """None: pay; else the reroll k of the sorted hand (`SUBSETS[k]`)."""
         code = int(self.fish_policy[self.level(view["pot"]), self.fish_position(view)])
         return None if code == solver.PAY else code - 1
+
+    def fish_choices(self, position: int, pot: int) -> Array:
+        """(8, 3): the expected coins of the Fish, the middle and the Hook (in that
+        order) of each choice of the Fish at a fish position: paying (`solver.PAY`),
+        then rerolling `SUBSETS[k]` of the sorted hand (code k + 1), everyone playing
+        the solver's policy afterwards."""
+        lay = solver.layout()
+        pay = min(int(pot), self.cap)
+        after = solver.fish_after(self.fish_value, self.forced_value, self.cap, int(pot))
+        choices = np.empty((1 + ACTIONS, 3))
+        choices[solver.PAY] = (-pay, 0.0, pay)
+        choices[1:] = TRANSITION[lay.fish[position, 0]] @ after[lay.fish_gather[position]]
+        return choices
 
     def forced_seats(self, view: Mapping[str, Any]) -> tuple[int, int, int]:
         """The forced seat, the seat it tied with, and the third."""

@@ -6,7 +6,8 @@ decision off the solved tables in constant time. With more players in than
 the tables hold (solver.EXACT_PLAYERS), or tables not solved yet (they ship
 for the default options up to four seats; `benchmarks/toplshteyner_solver.py`
 solves the rest into the cache, which takes minutes, too long for a move),
-they choose as the heuristic does.
+they choose as the heuristic does. The tables (and NumPy) load at the first
+choice that needs them, not when the bot sits down: most turns ask for none.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import random
 from collections.abc import Sequence
 
 from dicehall.core import Action, Game, View
-from dicehall.games.toplshteyner import solver
 from dicehall.games.toplshteyner.bots import HeuristicBot
 from dicehall.games.toplshteyner.rules import BUY_LIFE, DECLINE_LIFE
 
@@ -30,6 +30,8 @@ class SolverBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1 or view["phase"] not in ("elect", "buy"):
             return legal[0]
+        from dicehall.games.toplshteyner import solver
+
         if not solver.solved(view):
             return self.fallback.choose(view, legal)
         try:
