@@ -19,7 +19,7 @@ from dicehall.games.tao.rules import TaoDice as TaoRules
 if TYPE_CHECKING:
     from dicehall.strategy.solver import GameSolver
 
-SOLVER_FIRST = frozenset({2, 3, 4})
+SOLVER_FIRST = frozenset(range(2, 7))
 """Seat counts where the solver bot is measured stronger than the heuristic (docs/strategy.md)."""
 
 
