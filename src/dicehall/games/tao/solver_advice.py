@@ -25,7 +25,7 @@ from dicehall.core.odds import OddsTable
 from dicehall.games.tao.odds import advice_table
 from dicehall.games.tao.rounds import NODE_PLAYER, Decision, O, locate, slot_of
 from dicehall.games.tao.solver import Model, extended, round_pass, token_holding
-from dicehall.games.tao.solver_bot import ante_chances, betting_chances, positions
+from dicehall.games.tao.solver_chances import ante_chances, betting_chances, positions
 from dicehall.games.tao.strategies import Strategy, stored
 
 
