@@ -35,11 +35,33 @@ COMPILED = [
     "dicehall/core/chance.py",
     *(f"dicehall/games/{g}/rules.py" for g in ("kariki", "tao", "tepiiku", "toplshteyner")),
 ]
+SUBCLASSED = [
+    ("dicehall/core/game.py", "class Game(ABC):"),
+    ("dicehall/games/kariki/rules.py", "class Kariki(Game):"),
+    ("dicehall/games/tao/rules.py", "class TaoDice(Game):"),
+    ("dicehall/games/tepiiku/rules.py", "class Tepiiku(Game):"),
+    ("dicehall/games/toplshteyner/rules.py", "class Toplshteyner(Game):"),
+]
+"""The Game classes that Python code subclasses (each game's package adds its solver)."""
+FUTURE = "from __future__ import annotations\n"
 PATCHES = [
     # A native subclass may not narrow `game: Game` to the game's own class.
     ("dicehall/games/tepiiku/rules.py", "    game: Tepiiku\n", ""),
     ("dicehall/games/tepiiku/rules.py", "self.game.bankroll", 'getattr(self.game, "bankroll")'),
     ("dicehall/games/toplshteyner/rules.py", "    game: Toplshteyner\n", ""),
+    # Each game's package subclasses its rules' Game (adding the solver bots) in Python.
+    *(
+        patch
+        for file, header in SUBCLASSED
+        for patch in (
+            (file, FUTURE, FUTURE + "\nfrom mypy_extensions import mypyc_attr\n"),
+            (
+                file,
+                f"\n{header}\n",
+                f"\n@mypyc_attr(allow_interpreted_subclasses=True)\n{header}\n",
+            ),
+        )
+    ),
     # Reading __slots__ through the class is not supported: name the fields once more.
     (
         "dicehall/games/kariki/rules.py",

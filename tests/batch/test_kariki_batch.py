@@ -134,3 +134,10 @@ def test_K3_forgetting_the_third_crown_berries_is_caught(monkeypatch: pytest.Mon
 def test_batch_play_of_kariki_refuses_a_bot_it_cannot_play() -> None:
     with pytest.raises(OptionError, match="plays the bots random, heuristic, not solver"):
         play(make_game("kariki"), 10, 1, ["solver"])
+
+
+def test_batch_play_of_kariki_refuses_a_research_variant() -> None:
+    """It plays the game's rules only: a variant would silently be another game."""
+    game = make_game("kariki", 2, {"one_round": True, "throws": 1})
+    with pytest.raises(OptionError, match=r"no research variant \(one_round, throws\)"):
+        play(game, 10, 1)

@@ -202,6 +202,18 @@ def test_matching_pennies_has_its_mixed_equilibrium_with_no_gain_from_deviating(
     np.testing.assert_allclose(values[0, :2], 0.0, atol=1e-12)
 
 
+def test_three_players_without_a_pure_equilibrium_get_their_exact_mixed_one() -> None:
+    """Jordan's game: the first matches the second, the second the third, the third
+    avoids the first. No pure equilibrium; the only one is everybody at one half."""
+    a, b, c = np.meshgrid(range(2), range(2), range(2), indexing="ij")
+    payoff = np.stack([a == b, b == c, c != a], axis=-1).astype(float)[None]
+    chosen, values, epsilon = equilibria.solve_batch(payoff, (0, 1, 2))
+    for mix in chosen:
+        np.testing.assert_allclose(mix[0], [0.5, 0.5], atol=1e-12)
+    assert epsilon < 1e-12
+    np.testing.assert_allclose(values[0], [0.5, 0.5, 0.5])
+
+
 def test_pure_equilibria_of_a_batch_take_the_best_total() -> None:
     payoff = np.zeros((1, 2, 2, 3))
     payoff[0, :, :, 0] = [[2, 0], [0, 1]]  # a coordination game: two pure equilibria
@@ -216,7 +228,7 @@ def test_pure_equilibria_of_a_batch_take_the_best_total() -> None:
 class Recorder(solver.Ties):
     """Keeps the tie games a sweep builds instead of solving them."""
 
-    def solve(  # type: ignore[override]
+    def solve(
         self,
         payoff: np.ndarray,
         players: tuple[int, ...],

@@ -161,7 +161,7 @@ def test_bad_odds_queries_raise(query: dict[str, str]) -> None:
 
 
 def test_advice_rates_every_choice() -> None:
-    """The solver's advice: expected net and chance to win of every choice."""
+    """The solver's advice: chance to win (its objective) and expected net of every choice."""
     game = make_game("toplshteyner", 3)
     state = game.new_state()
     for faces in ([6], [1], [1], [5, 5]):
@@ -170,7 +170,8 @@ def test_advice_rates_every_choice() -> None:
     advice = game.advice(state.view(0), legal)
     assert advice is not None
     assert len(advice.rows) == len(legal) == 2
-    assert all(row[1][0] in "+-" and row[2].endswith("%") for row in advice.rows)
+    assert advice.columns == ["choice", "chance to win", "expected net", "solver"]
+    assert all(row[1].endswith("%") and row[2][0] in "+-" for row in advice.rows)
     state.apply(0, legal[0])
     assert game.advice(state.view(0), state.legal_actions(0)) is None
     state.apply_chance([6, 6])
@@ -180,7 +181,7 @@ def test_advice_rates_every_choice() -> None:
         "buy a fourth life for one stake",
         "keep three lives",
     ]
-    buy, keep = (float(row[2].rstrip("%")) for row in advice.rows)
+    buy, keep = (float(row[1].rstrip("%")) for row in advice.rows)
     assert buy > keep
 
 

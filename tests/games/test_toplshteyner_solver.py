@@ -109,8 +109,8 @@ def test_P9_money_and_win_disagree_where_the_pot_is_small() -> None:
 
 def test_solver_bots_follow_the_heuristic_and_decide_from_the_view_alone() -> None:
     game = make_game("toplshteyner", 2)
-    assert list(game.bots())[:3] == ["heuristic", "solver", "solver_win"]
-    for name in ("solver", "solver_win"):
+    assert list(game.bots())[:3] == ["heuristic", "solver", "solver_money"]
+    for name in ("solver", "solver_money"):
         for seed in range(3):
             table = Table(game, RandomDice(seed), record=False)
             bots = make_bots(game, [name], random.Random(seed))
@@ -130,12 +130,27 @@ def test_solver_bots_follow_the_heuristic_and_decide_from_the_view_alone() -> No
             assert sum(table.state.result().net) == 0
 
 
+def test_P10_solver_plays_for_the_win_and_solver_money_for_money() -> None:
+    """The game's object is to be the last with lives (P10): `solver` takes the choice
+    of the largest chance to win, `solver_money` that of the largest expected net."""
+    game = make_game("toplshteyner", 3)
+    bots = game.bots()
+    v = view([2, 1, 3], "elect")
+    legal = [ELECT_SEAT[1], ELECT_SEAT[2]]
+    win, money = solver.decision(v, "win"), solver.decision(v, "money")
+    assert bots["solver"](game, 0, random.Random(0)).choose(v, legal)["seat"] == win.choice
+    assert bots["solver_money"](game, 0, random.Random(0)).choose(v, legal)["seat"] == money.choice
+
+
 def test_advice_names_the_solver_and_every_choice() -> None:
     game = make_game("toplshteyner", 3)
     v = view([2, 1, 3], "elect")
     table = game.advice(v, [ELECT_SEAT[1], ELECT_SEAT[2]])
     assert table is not None and "solver" in table.note
-    assert len(table.rows) == 2 and sum(r[3] != "" for r in table.rows) == 1
+    assert len(table.rows) == 2 and sum(r[-1] != "" for r in table.rows) == 1
+    marked = next(r for r in table.rows if r[-1])
+    chances = {r[0]: float(r[1].rstrip("%")) for r in table.rows}
+    assert chances[marked[0]] == max(chances.values())  # the solver plays for the win
     buy = game.advice(view([3, 3, 2], "buy", high_fives=False), BUY_CHOICES)
     assert buy is not None and len(buy.rows) == 2
 

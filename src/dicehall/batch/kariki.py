@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 
 from dicehall.batch.base import Batch, Bools, Ints
 from dicehall.batch.result import BatchResult
+from dicehall.core.errors import OptionError
 from dicehall.core.game import Game
 from dicehall.games.kariki import bots as heuristic
 
@@ -74,6 +75,13 @@ EVENTS = (
 TRUST = np.array(heuristic.TRUST)
 """The heuristic's TRUST[honesty step, previous claim + 1, claim]: the chance a claim is true."""
 FAIL_TO_BEAT = np.array(heuristic.FAIL_TO_BEAT)
+RESEARCH_DEFAULTS: dict[str, object] = {
+    "berries": BERRIES_OUT,
+    "one_round": False,
+    "first_roller": "roll-off",
+    "throws": 0,
+}
+"""The research variants (docs/agents.md), which the batch does not play, at their defaults."""
 KEY = 7
 """A pull as the heuristic tells pulls apart: dice, thrower, claim, previous claim, puller,
 the berry's receiver (the engine's `last_shown`, whose values the bot compares)."""
@@ -95,6 +103,12 @@ class KarikiBatch(Batch):
     ) -> None:
         super().__init__(game, games, seed, bots)
         options = game.options
+        varied = [name for name, off in RESEARCH_DEFAULTS.items() if options[name] != off]
+        if varied:
+            raise OptionError(
+                f"batch play of kariki plays no research variant ({', '.join(varied)}); "
+                "leave out --batch"
+            )
         self.at_least = options["pull"] == "at-least"
         self.after_kariki_roller = options["after_kariki"] == "roller"
         self.high_rollers = bool(options["high_rollers"])

@@ -207,15 +207,110 @@ def _mixed(
 ) -> list[Array] | None:
     """A mixed equilibrium, on the supports `prefer` if there is one there; without
     `fallback` only there (None if not), else anywhere (two players: support
-    enumeration; three: fictitious play, approximate)."""
+    enumeration; three: supports of up to two actions each, exactly, else
+    fictitious play, approximate)."""
     if len(players) == 2:
         a, b = payoff[..., players[0]], payoff[..., players[1]]
         found = _support_enumeration(a, b, prefer, anywhere=fallback)
-        if found is not None:
-            return found
-    if not fallback:
-        return None
+    else:
+        found = _three_small_supports(payoff, players, prefer, anywhere=fallback)
+    if found is not None or not fallback:
+        return found
     return _fictitious_play(payoff, players)
+
+
+def _three_small_supports(
+    payoff: Array,
+    players: Sequence[int],
+    prefer: Sequence[NDArray[np.bool_]] | None = None,
+    anywhere: bool = True,
+) -> list[Array] | None:
+    """An exact mixed equilibrium of a three-player game in which every player uses at
+    most two actions (support enumeration, as for two players): with two players
+    mixing, each one's indifference is linear in the other's mix; with three, the
+    three bilinear indifferences reduce to a quadratic in one mix. The supports
+    `prefer` are tried first, and only they unless `anywhere`. None if there is no
+    such equilibrium (the caller falls back to fictitious play)."""
+    small = []
+    for i in range(3):  # a player's actions, duplicates (the same runes rerolled) once
+        kept: list[int] = []
+        for a in range(payoff.shape[i]):
+            here = np.take(payoff, a, axis=i)
+            if not any(np.allclose(here, np.take(payoff, b, axis=i), atol=TOL) for b in kept):
+                kept.append(a)
+        small.append([(a,) for a in kept] + list(itertools.combinations(kept, 2)))
+    first = []
+    if prefer is not None:
+        chosen = tuple(tuple(int(a) for a in np.flatnonzero(p)) for p in prefer)
+        if all(1 <= len(c) <= 2 for c in chosen):
+            first.append(chosen)
+    every = itertools.product(*small) if anywhere else iter(())
+    for supports in itertools.chain(first, every):
+        if sum(len(x) == 2 for x in supports) < 2:
+            continue  # pure profiles are found elsewhere; one mixer alone is degenerate
+        for mixes in _indifferent_three(payoff, players, supports):
+            if deviation_gain(payoff, players, mixes) <= TOL:
+                return mixes
+    return None
+
+
+def _indifferent_three(
+    payoff: Array, players: Sequence[int], supports: Sequence[tuple[int, ...]]
+) -> list[list[Array]]:
+    """Mixes on `supports` (one or two actions each) that leave every two-action player
+    indifferent between its two actions; t[i] is player i's chance of its first."""
+
+    def gap(i: int) -> Array:
+        # player i's first action less its second, against the others' supports
+        u = payoff[..., players[i]]
+        first = np.take(u, [supports[i][0]], axis=i)
+        second = np.take(u, [supports[i][1]], axis=i)
+        d = first - second
+        for j in range(3):
+            if j != i:
+                d = np.take(d, list(supports[j]), axis=j)
+        return d.squeeze(axis=i)  # axes: the other two players, in order
+
+    def mixes(t: Sequence[float]) -> list[Array]:
+        out = []
+        for i, sup in enumerate(supports):
+            w = np.zeros(actions)
+            if len(sup) == 1:
+                w[sup[0]] = 1.0
+            else:
+                w[sup[0]], w[sup[1]] = t[i], 1.0 - t[i]
+            out.append(w)
+        return out
+
+    actions = payoff.shape[0]
+    mixing = [i for i in range(3) if len(supports[i]) == 2]
+    found: list[list[Array]] = []
+    if len(mixing) == 2:
+        i, j = mixing
+        t = [0.0, 0.0, 0.0]
+        for me, other in ((i, j), (j, i)):
+            d = gap(me).ravel()  # the pure player's axis has length one: d over `other`'s two
+            if abs(d[0] - d[1]) < TOL:
+                return found
+            t[other] = d[1] / (d[1] - d[0])
+        if all(-TOL <= t[k] <= 1 + TOL for k in mixing):
+            found.append(mixes([min(max(x, 0.0), 1.0) for x in t]))
+        return found
+    # all three mix: player i's indifference is D_i = a + b x + c y + e x y in the
+    # others' chances x, y of their first actions (in player order)
+    coef = []
+    for i in range(3):
+        d = gap(i)
+        terms = (
+            d[1, 1],
+            d[0, 1] - d[1, 1],
+            d[1, 0] - d[1, 1],
+            d[0, 0] - d[0, 1] - d[1, 0] + d[1, 1],
+        )
+        coef.append(tuple(float(x) for x in terms))
+    for t in _bilinear_roots(coef):
+        found.append(mixes([min(max(x, 0.0), 1.0) for x in t]))
+    return found
 
 
 def _support_enumeration(
@@ -308,6 +403,59 @@ def _indifference(m: Array) -> Array | None:
     y = np.clip(y, 0.0, None)
     mix: Array = y / y.sum()
     return mix
+
+
+def _bilinear_roots(coef: Sequence[tuple[float, ...]]) -> list[list[float]]:
+    """The solutions in [0, 1]^3 of D_i = 0 (i = 0, 1, 2), each D_i = a + b x + c y + e x y
+    in the other two chances (x before y in player order). Taking t_k as the unknown,
+    D_u and D_w give the other two as ratios of linear polynomials in t_k and D_k
+    times both denominators is a quadratic in t_k; where that elimination is
+    degenerate for every k, Newton's method from the centre."""
+    others = ((1, 2), (0, 2), (0, 1))
+
+    def express(i: int, v: int, k: int) -> tuple[np.poly1d, np.poly1d]:
+        a, b, c, e = coef[i]
+        if others[i][0] == v:  # D_i = (a + c t_k) + (b + e t_k) t_v
+            return np.poly1d([-c, -a]), np.poly1d([e, b])
+        return np.poly1d([-b, -a]), np.poly1d([e, c])  # D_i = (a + b t_k) + (c + e t_k) t_v
+
+    roots: list[list[float]] = []
+    for k in (2, 0, 1):
+        u, w = others[k]
+        nu, du = express(w, u, k)
+        nw, dw = express(u, w, k)
+        if not du.coeffs.any() or not dw.coeffs.any():
+            continue
+        a, b, c, e = coef[k]
+        poly = a * du * dw + b * nu * dw + c * nw * du + e * nu * nw
+        if not np.poly1d(poly).coeffs.any():
+            continue
+        for root in np.atleast_1d(np.poly1d(poly).roots):
+            if abs(root.imag) > 1e-12:
+                continue
+            tk = float(root.real)
+            if abs(du(tk)) < TOL or abs(dw(tk)) < TOL:
+                continue
+            found = [0.0, 0.0, 0.0]
+            found[k], found[u], found[w] = tk, float(nu(tk) / du(tk)), float(nw(tk) / dw(tk))
+            if all(-TOL <= x <= 1 + TOL for x in found):
+                roots.append(found)
+        return roots
+    t: Array = np.full(3, 0.5)
+    for _ in range(60):
+        f, jac = np.empty(3), np.zeros((3, 3))
+        for i, ((a, b, c, e), (j, m)) in enumerate(zip(coef, others, strict=True)):
+            f[i] = a + b * t[j] + c * t[m] + e * t[j] * t[m]
+            jac[i, j], jac[i, m] = b + e * t[m], c + e * t[j]
+        if np.abs(f).max() < 1e-13:
+            break
+        try:
+            t = t - np.linalg.solve(jac, f)
+        except np.linalg.LinAlgError:
+            return roots
+    if np.abs(f).max() < 1e-11 and ((t >= -TOL) & (t <= 1 + TOL)).all():
+        roots.append([float(x) for x in t])
+    return roots
 
 
 def _fictitious_play(payoff: Array, players: Sequence[int]) -> list[Array]:

@@ -57,10 +57,12 @@ START_POTS = (1, 2, 3, 4)
 TOLERANCE = 1e-9
 """The top pot's value iteration stops below this change (coins)."""
 TIE_TOLERANCE = 1e-8
-"""The ties' fixed point stops when the values move by less than this (coins) and no
-tied seat gains more than this by deviating."""
+"""The ties' fixed point stops when the values move by less than this (coins) ..."""
+TIE_EPSILON = 1e-6
+"""... and no tied seat gains more than this by deviating, in two sweeps running, the
+second with no game held."""
 MAX_SWEEPS = 5_000
-TIE_SWEEPS = 400
+TIE_SWEEPS = 200
 """At most this many sweeps of the ties' fixed point (a few dozen are needed)."""
 HOLD_SHARE = 0.5
 """Each sweep, this share of the tie games (drawn afresh, seeded) keeps its strategies
@@ -243,12 +245,12 @@ class Ties:
         payoff: Array,
         players: tuple[int, ...],
         rows: Index,
-        rng: np.random.Generator,
+        rng: np.random.Generator | None,
         loop: equilibria.Loop,
     ) -> tuple[Array, float]:
         """Solve the games `rows` (payoffs (rows, 7, 7[, 7], seats), returns to
-        themselves `loop`) from their last strategies; their values and the largest
-        deviation gain."""
+        themselves `loop`) from their last strategies, holding a share of them drawn
+        from `rng` (none without); their values and the largest deviation gain."""
         n = len(players)
         if self.sweeps == 0:
             chosen, value, eps = equilibria.solve_batch(payoff, players, loop=loop)
@@ -258,7 +260,7 @@ class Ties:
                 payoff,
                 players,
                 before,
-                hold=rng.random(len(rows)) < HOLD_SHARE,
+                hold=None if rng is None else rng.random(len(rows)) < HOLD_SHARE,
                 mixed_first=self.changes[rows] >= MIXED_AFTER,
                 loop=loop,
             )
@@ -366,14 +368,19 @@ class RoundSolver:
         pair = Ties(len(lay.forced), 2)
         triple = {score: Ties(len(h) ** 3, 3) for score, h in lay.score_hands.items()}
         epsilon = 0.0
+        confirming = False  # a settled sweep is confirmed by one with no game held
         for _ in range(TIE_SWEEPS):
             before = values.copy()
-            pair_values, eps_pair = self._pair_ties(values, pair, rng)
-            triple_values, eps_triple = self._triple_ties(values, triple, rng)
+            draw = None if confirming else rng
+            pair_values, eps_pair = self._pair_ties(values, pair, draw)
+            triple_values, eps_triple = self._triple_ties(values, triple, draw)
             epsilon = max(eps_pair, eps_triple)
             self._write_ties(values, pair_values, triple_values)
-            if float(np.abs(values - before).max()) < TIE_TOLERANCE and epsilon < TIE_TOLERANCE:
+            settled = float(np.abs(values - before).max()) < TIE_TOLERANCE
+            settled = settled and epsilon < TIE_EPSILON
+            if settled and confirming:
                 break
+            confirming = settled
         strategies = {
             score: ties.strategy.reshape(len(h), len(h), len(h), 3, ACTIONS)
             for (score, ties), h in zip(triple.items(), lay.score_hands.values(), strict=True)
@@ -381,7 +388,7 @@ class RoundSolver:
         return values, pair.strategy, strategies, epsilon
 
     def _pair_ties(
-        self, values: Array, ties: Ties, rng: np.random.Generator
+        self, values: Array, ties: Ties, rng: np.random.Generator | None
     ) -> tuple[Array, float]:
         """Seats 0 and 1 tied, seat 2 not: the 7 x 7 game of every such triple, solved."""
         lay = self.layout
@@ -416,7 +423,7 @@ class RoundSolver:
         return result, epsilon
 
     def _triple_ties(
-        self, values: Array, ties: dict[int, Ties], rng: np.random.Generator
+        self, values: Array, ties: dict[int, Ties], rng: np.random.Generator | None
     ) -> tuple[dict[int, Array], float]:
         """All three seats on one score: the 7 x 7 x 7 game of every such triple, solved."""
         lay = self.layout

@@ -73,7 +73,14 @@ SHIPPED = Path(__file__).parent / "tables"
 SHIPPED_VERSION = 1
 """Bumped when the model changes; tests check the shipped tables against a fresh solve."""
 EXACT_PLAYERS = 5
-"""Positions with at most this many players in are solved; see `decide` for more."""
+"""Positions with at most this many players in are solved for money ..."""
+WIN_EXACT_PLAYERS = 6
+"""... and for the win, whose tables are one layer per number of players in (K does
+not matter on a paying table) and shared by every seat count: a 6-player layer takes
+about a minute on a shared core (choices frozen where best replies cycle, epsilon
+0.009). A 7-player one takes ten (epsilon 0.013), and with it the 7-seat duel went
+14.05% against 14.48% without (docs/strategy.md). Beyond, the bots choose as the
+heuristic does."""
 TOLERANCE = 1e-10
 """Value iteration stops when no value moves by more than this (stakes or chance)."""
 MAX_SWEEPS = 3_000
@@ -332,7 +339,7 @@ class Solver:
         """(players, K) of every layer the game can reach, in solving order."""
         first = self.model.key(self.seats)
         ks = range(first, self.top + 1, 2) if self.model.money else [first]
-        top_players = min(self.seats, EXACT_PLAYERS)
+        top_players = min(self.seats, exact_players(self.model.objective))
         return [(p, k) for k in sorted(ks, reverse=True) for p in range(2, top_players + 1)]
 
     def solve(self, progress: Callable[[int, int], None] | None = None) -> None:
@@ -374,10 +381,20 @@ class Solver:
     # disk cache, and the tables shipped in the package
 
     def _paths(self, players: int, k: int) -> list[Path]:
+        """Where a layer may be: this game's name in the cache and in the package, then
+        (win chances on a paying table, the same for every seat count) the cache's
+        layers of other seat counts. Not the package's: they ship without the turn
+        values that solving the layer above needs."""
         name = self.model.name(self.seats)
         paths = [SHIPPED / f"{name}-v{SHIPPED_VERSION}-{players}-{k}.npz"]
-        if self.cache_dir is not None:
-            paths.insert(0, self.cache_dir / f"{name}-{source_key()}-{players}-{k}.npz")
+        if self.cache_dir is None:
+            return paths
+        paths.insert(0, self.cache_dir / f"{name}-{source_key()}-{players}-{k}.npz")
+        if k == NO_POT:
+            for seats in range(players, Toplshteyner.max_seats + 1):
+                if seats != self.seats:
+                    other = self.model.name(seats)
+                    paths.append(self.cache_dir / f"{other}-{source_key()}-{players}-{k}.npz")
         return paths
 
     def _path(self, players: int, k: int) -> Path | None:
@@ -749,9 +766,14 @@ class Decision:
     epsilon: float
 
 
-def solved(view: Mapping[str, Any]) -> bool:
-    """Whether the position is within the solved tables (EXACT_PLAYERS)."""
-    return sum(1 for x in view["lives"] if x > 0) <= EXACT_PLAYERS
+def exact_players(objective: str) -> int:
+    """The most players in that the tables of an objective hold."""
+    return WIN_EXACT_PLAYERS if objective == "win" else EXACT_PLAYERS
+
+
+def solved(view: Mapping[str, Any], objective: str = "win") -> bool:
+    """Whether the position is within the objective's solved tables (`exact_players`)."""
+    return sum(1 for x in view["lives"] if x > 0) <= exact_players(objective)
 
 
 class NotSolved(Exception):
@@ -763,11 +785,13 @@ def decision(view: Mapping[str, Any], objective: str, solve: bool = False) -> De
 
     Values are the objective's: money, the roller's expected winnings from here in
     stakes (K if it wins, less two stakes a life it buys from now on); win, its
-    chance to win. Positions beyond EXACT_PLAYERS raise ValueError; tables that
+    chance to win. Positions beyond `exact_players` raise ValueError; tables that
     are not solved yet raise NotSolved unless `solve`.
     """
-    if not solved(view):
-        raise ValueError(f"more than {EXACT_PLAYERS} players are in: beyond the solved tables")
+    if not solved(view, objective):
+        raise ValueError(
+            f"more than {exact_players(objective)} players are in: beyond the solved tables"
+        )
     engine = model_of(view, objective)
     if not solve and not engine.ready():
         raise NotSolved(

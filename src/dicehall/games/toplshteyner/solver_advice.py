@@ -23,14 +23,20 @@ def decision_advice(game: Game, view: View, legal: Sequence[Action]) -> OddsTabl
     if not legal or view.get("phase") not in ("elect", "buy"):
         return None
     why = ""
-    if not solver.solved(view):
-        why = f"More than {solver.EXACT_PLAYERS} players are in: beyond the solver's tables"
+    money = None
+    if not solver.solved(view, "win"):
+        why = f"More than {solver.exact_players('win')} players are in: beyond the solver's tables"
     else:
         try:
-            money = solver.decision(view, "money")
             win = solver.decision(view, "win")
         except solver.NotSolved:
             why = "The solver's tables for this table are not computed yet"
+        else:
+            try:
+                if solver.solved(view, "money"):
+                    money = solver.decision(view, "money")
+            except solver.NotSolved:
+                money = None
     if why:
         table = odds.decision_advice(game, view, legal)  # type: ignore[arg-type]
         if table is not None:
@@ -43,27 +49,30 @@ def decision_advice(game: Game, view: View, legal: Sequence[Action]) -> OddsTabl
     rows: list[list[Any]] = []
     for action in legal:
         key = action["seat"] if action["type"] == "elect" else action["type"] == "buy"
-        ev = dict(money.values)[key]
         chance = dict(win.values)[key]
-        net = (ev - sunk) if paying else (ev * 3 * len(view["lives"]) - 3)
-        mark = "◀ solver" if key == money.choice else ""
-        rows.append(
-            [game.action_label(action), f"{net * stake:+.3f}", f"{chance * 100:.2f}%", mark]
+        mark = "◀ solver" if key == win.choice else ""
+        row = [game.action_label(action), f"{chance * 100:.2f}%"]
+        if money is not None:
+            ev = dict(money.values)[key]
+            net = (ev - sunk) if paying else (ev * 3 * len(view["lives"]) - 3)
+            row.append(f"{net * stake:+.3f}")
+        rows.append([*row, mark])
+    note = MODEL_NOTE + (" Chance to win (the solver's objective): every seat playing for the win.")
+    if money is not None:
+        note += (
+            " Expected net: your money at the end of the game, in the table's stake, "
+            "under the model where every seat plays for money (the solver_money bot)."
         )
-    note = MODEL_NOTE + (
-        " Expected net: your money at the end of the game, in the table's stake "
-        "(the solver's objective). Chance to win: under the model where every seat "
-        "plays for the win."
-    )
-    if max(money.epsilon, win.epsilon) > 1e-6:
+    epsilon = max(win.epsilon, money.epsilon if money is not None else 0.0)
+    if epsilon > 1e-6:
         note += (
             f" Where best replies go round in a cycle the solver's choices are held: "
-            f"a seat could gain at most {max(money.epsilon, win.epsilon):.2g} by choosing "
-            "otherwise once."
+            f"a seat could gain at most {epsilon:.2g} by choosing otherwise once."
         )
+    columns = ["choice", "chance to win"] + (["expected net"] if money is not None else [])
     return OddsTable(
         title="Each choice, solved",
-        columns=["choice", "expected net", "chance to win", "solver"],
+        columns=[*columns, "solver"],
         rows=rows,
         note=note,
     )

@@ -1,11 +1,15 @@
 """The Toplshteyner solver bots: the exactly solved choices of `solver.py`.
 
-`solver` maximises the seat's expected net money (the game is played for
-money, P1); `solver_win` maximises its chance to win. Both read the roller's
+`solver` maximises the seat's chance to win, the game's object ("to be the
+last man standing"; P10: the last player with lives wins the pot), with every
+seat doing the same; `solver_money` maximises its expected net money instead
+(lives are stakes, P1), which on a paying table can decline a fourth life
+that a player out for the win would take. Both read the roller's
 decision off the solved tables in constant time. With more players in than
-the tables hold (solver.EXACT_PLAYERS), or tables not solved yet (they ship
-for the default options up to four seats; `benchmarks/toplshteyner_solver.py`
-solves the rest into the cache, which takes minutes, too long for a move),
+the tables hold (`solver.exact_players`: 6 for the win, 5 for money), or
+tables not solved yet (they ship for the default options up to four seats;
+`benchmarks/toplshteyner_solver.py` solves the rest into the cache, which
+takes minutes, too long for a move),
 they choose as the heuristic does. The tables (and NumPy) load at the first
 choice that needs them, not when the bot sits down: most turns ask for none.
 """
@@ -21,7 +25,7 @@ from dicehall.games.toplshteyner.rules import BUY_LIFE, DECLINE_LIFE
 
 
 class SolverBot:
-    objective = "money"
+    objective = "win"
 
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
         self.seat = seat
@@ -32,7 +36,7 @@ class SolverBot:
             return legal[0]
         from dicehall.games.toplshteyner import solver
 
-        if not solver.solved(view):
+        if not solver.solved(view, self.objective):
             return self.fallback.choose(view, legal)
         try:
             choice = solver.decision(view, self.objective).choice
@@ -43,5 +47,5 @@ class SolverBot:
         return next(a for a in legal if a["seat"] == choice)
 
 
-class WinSolverBot(SolverBot):
-    objective = "win"
+class MoneySolverBot(SolverBot):
+    objective = "money"
