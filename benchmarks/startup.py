@@ -25,9 +25,11 @@ COMMANDS = [
     ["--help"],
     ["games"],
     ["rules", "kariki"],
-    ["odds", "kariki"],
-    ["play", "kariki", "--seed", "1"],
-    ["play", "toplshteyner", "--seed", "1"],
+    *(
+        command
+        for game in ("kariki", "tao", "tepiiku", "toplshteyner")
+        for command in (["odds", game], ["play", game, "--seed", "1"])
+    ),
 ]
 CURRENT = Path(__file__).resolve().parent.parent / "src"
 

@@ -77,10 +77,10 @@ EXACT_PLAYERS = 5
 WIN_EXACT_PLAYERS = 6
 """... and for the win, whose tables are one layer per number of players in (K does
 not matter on a paying table) and shared by every seat count: a 6-player layer takes
-about two minutes on a shared core. A 7-player one takes ten, and there best replies
-over elections go round in cycles (choices frozen, epsilon 0.013): with it the 7-seat
-duel went 14.05% against 14.48% without (docs/strategy.md). Beyond, the bots choose
-as the heuristic does."""
+about a minute on a shared core (choices frozen where best replies cycle, epsilon
+0.009). A 7-player one takes ten (epsilon 0.013), and with it the 7-seat duel went
+14.05% against 14.48% without (docs/strategy.md). Beyond, the bots choose as the
+heuristic does."""
 TOLERANCE = 1e-10
 """Value iteration stops when no value moves by more than this (stakes or chance)."""
 MAX_SWEEPS = 3_000
