@@ -38,7 +38,10 @@ COMMANDS = [
         for game in ("kariki", "tao", "tepiiku", "toplshteyner")
         for command in (["odds", game], ["play", game, "--seed", "1"])
     ),
+    ["play", "kariki", "--seats", "2", "--seed", "1"],
 ]
+"""`play kariki --seed 1` has a solver bot claim before the first prompt (its strategy is
+loaded for that claim); at two seats with this seed the player acts first."""
 CURRENT = Path(__file__).resolve().parent.parent / "src"
 
 
