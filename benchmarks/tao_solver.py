@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from dicehall.games.tao import strategies
+from dicehall.games.tao import stored_file, strategies
 from dicehall.games.tao.solver import CFRState, Model, Solved, exploitability, solve
 from dicehall.strategy.strategy_file import save
 
@@ -65,7 +65,7 @@ def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> N
         if done == total:
             print(f"  {what} {time.perf_counter() - start:.0f}s", file=sys.stderr, flush=True)
 
-    out = args.out or strategies.path()
+    out = args.out or stored_file.path()
 
     def checkpoint(solved: Solved) -> None:
         meta = {"iterations": solved.iterations, "sweeps": solved.sweeps,

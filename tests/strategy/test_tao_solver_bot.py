@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 
 from dicehall.core import RandomDice, Table, make_bots
 from dicehall.games import make_game
-from dicehall.games.tao import solver_advice, solver_bot
+from dicehall.games.tao import solver_advice, strategies
 from dicehall.games.tao.rounds import N_GO_ON, locate
 from dicehall.games.tao.solver import Model, ante_equilibrium, stone_shares
-from dicehall.games.tao.solver_bot import SolverBot, positions
+from dicehall.games.tao.solver_bot import SolverBot
+from dicehall.games.tao.solver_chances import positions
 from dicehall.games.tao.strategies import Strategy
 
 
@@ -43,18 +44,18 @@ def stand_in() -> Strategy:
 @contextmanager
 def using(strategy: Strategy) -> Iterator[None]:
     """The bot finds this strategy stored (Hypothesis tests cannot take function fixtures)."""
-    saved = solver_bot.stored
-    solver_bot.stored = lambda: strategy
+    saved = strategies.stored
+    strategies.stored = lambda: strategy
     try:
         yield
     finally:
-        solver_bot.stored = saved
+        strategies.stored = saved
 
 
 @pytest.fixture
 def solved(monkeypatch: pytest.MonkeyPatch) -> Strategy:
     strategy = stand_in()
-    monkeypatch.setattr(solver_bot, "stored", lambda: strategy)
+    monkeypatch.setattr(strategies, "stored", lambda: strategy)
     monkeypatch.setattr(solver_advice, "stored", lambda: strategy)
     return strategy
 
@@ -103,7 +104,7 @@ def test_C6_solver_decides_from_its_view_alone(seed: int) -> None:
 def test_without_a_stored_strategy_the_solver_plays_as_the_heuristic(
     tmp_path: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(solver_bot, "stored", lambda: None)
+    monkeypatch.setattr(strategies, "stored", lambda: None)
     game = make_game("tao", 2)
 
     def play(names: list[str]) -> list[object]:

@@ -35,6 +35,7 @@ from dicehall.server.results import Results
 from dicehall.server.settings import DEFAULT_GRACE_SECONDS
 from dicehall.server.sockets import serve_socket
 from dicehall.server.store import SQLITE_SYNCHRONOUS, Store, schema_lock
+from dicehall.server.warmup import warm_games, warm_routes
 from dicehall.server.workers import Busy
 
 log = logging.getLogger("dicehall.server")
@@ -108,6 +109,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        warm_routes(app)
+        warm_games(catalog)
         compute.warm()
         hall.tracker.warm()
         if node is not None:

@@ -10,6 +10,9 @@ checksum over the header and every array's name, dtype, shape and bytes.
 strategy file, has another format version, fails its checksum, or was solved
 for another game, seat count or options: a policy for `pull=at-least` played
 at an `exact` table would be quietly wrong.
+
+NumPy is imported only where arrays are read, written or checksummed: the
+names and folders of strategy files (`data_dir`) cost a command nothing.
 """
 
 from __future__ import annotations
@@ -21,12 +24,12 @@ import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core import DicehallError
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 FORMAT = "dicehall-strategy"
 VERSION = 1
@@ -67,6 +70,8 @@ class StrategyFile:
         }
 
     def checksum(self) -> str:
+        import numpy as np
+
         digest = hashlib.sha256(json.dumps(self.header(), sort_keys=True).encode())
         for name in sorted(self.arrays):
             a = np.ascontiguousarray(self.arrays[name])
@@ -86,6 +91,8 @@ class StrategyFile:
 
 
 def save(path: Path, strategy: StrategyFile) -> None:
+    import numpy as np
+
     header = {**strategy.header(), "checksum": strategy.checksum()}
     blob = np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -101,6 +108,8 @@ def load(
     options: Mapping[str, Any] | None = None,
 ) -> StrategyFile:
     """Read and verify a strategy file; with game, seats and options, check it is for them."""
+    import numpy as np
+
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}

@@ -38,7 +38,7 @@ class Kariki(KarikiRules):
     @classmethod
     def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
         """The ranks' chances, and the solver's claims on a fresh roll with their truth."""
-        from dicehall.games.kariki.solver_advice import posterior_table
+        from dicehall.games.kariki.posterior import posterior_table
 
         ranks = super().odds(query)[0]
         return [ranks, posterior_table(cls())]

@@ -57,8 +57,6 @@ from dicehall.games.kariki.rules import (
 )
 from dicehall.strategy.tree import IntArray, Tree, build_tree
 
-SOLVED_OPTIONS = ("pull", "after_kariki", "high_rollers")
-"""The options that change the game solved; buy_in and slashes change no decision."""
 CLAIMS = tuple(range(-1, DOUBLE_SIXES + 1))
 """The claims a subgame's thrower may have to beat: -1 (a fresh roll) to Double Sixes."""
 N_P = len(CLAIMS)
@@ -67,10 +65,6 @@ N_P = len(CLAIMS)
 InfosetKey = tuple[int, int, int, int]
 """(kind, claim, passes, rank): kind 0 is choosing a claim, 1 answering claim `claim`
 after `passes` passes; `rank` is the dice's rank for the thrower, else -1."""
-
-
-def solved_options(game: Game) -> dict[str, object]:
-    return {name: game.options[name] for name in SOLVED_OPTIONS}
 
 
 @dataclass(frozen=True)

@@ -35,9 +35,9 @@ from dicehall.games.kariki.rounds import (
     RoundModel,
     Scores,
     settle,
-    solved_options,
 )
 from dicehall.games.kariki.rules import KarikiState
+from dicehall.games.kariki.strategies import solved_options
 from dicehall.strategy.cfr import solve as cfr_solve
 from dicehall.strategy.passes import Passes
 from dicehall.strategy.strategy_file import StrategyFile

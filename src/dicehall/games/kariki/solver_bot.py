@@ -12,21 +12,25 @@ claims beat the heuristic at every seat count (docs/strategy.md).
 
 The emergency berry (K9) is always bought: staying in never lowers a chance
 of winning. The bot draws its actions from its own random source, so a seed
-makes its play reproducible.
+makes its play reproducible. It loads the strategy (and NumPy with it) at its
+first claim or answer, not when it sits down, so a table starts at once.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core import Game, View
 from dicehall.games.kariki.bots import HeuristicBot
-from dicehall.games.kariki.rounds import InfosetKey, Scores, infoset_key, subgame_of
 from dicehall.games.kariki.rules import BUY, LEFT
-from dicehall.games.kariki.solver import Strategy, Subgame
 from dicehall.games.kariki.strategies import strategy_for
+
+if TYPE_CHECKING:
+    from dicehall.games.kariki.rounds import InfosetKey, Scores
+    from dicehall.games.kariki.solver import Strategy, Subgame
 
 
 def next_in(view: View, seat: int) -> int:
@@ -46,6 +50,8 @@ def two_seat_position(view: View, scores: Scores) -> tuple[int, Subgame, Infoset
     At two seats the seats are the real ones; at more (claims only), the
     thrower is seat 0 of the two-seat game and the next player seat 1.
     """
+    from dicehall.games.kariki.rounds import infoset_key, subgame_of
+
     subgame, key = subgame_of(view), infoset_key(view)
     if len(view["out"]) == 2:
         return scores.of_view(view), subgame, key
@@ -57,8 +63,13 @@ class SolverBot:
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.rng = rng
-        self.strategy: Strategy = strategy_for(game)
+        self.game = game
         self.answers = HeuristicBot(game, seat, rng) if game.seats > 2 else None
+
+    @cached_property
+    def strategy(self) -> Strategy:
+        """The two-seat strategy, loaded (or solved, minutes) at the first decision needing it."""
+        return strategy_for(self.game)
 
     def policy(self, view: View, legal: Sequence[Mapping[str, Any]]) -> list[float]:
         """The chance of each legal action."""

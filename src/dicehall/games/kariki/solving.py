@@ -14,7 +14,7 @@ from rich.console import Console
 
 from dicehall.cluster import Local, Runner
 from dicehall.core import Game, OptionError
-from dicehall.games.kariki.rounds import RoundModel, solved_options
+from dicehall.games.kariki.rounds import RoundModel
 from dicehall.games.kariki.solver import (
     Policies,
     Solved,
@@ -105,7 +105,7 @@ class KarikiSolver:
                 per_subgame /= 4
         most = max(solved.iterations.values())
         history.append((most, eps))
-        from dicehall.games.kariki.strategies import cache_dir, file_name
+        from dicehall.games.kariki.strategies import cache_dir, file_name, solved_options
         from dicehall.strategy.strategy_file import save
 
         # Without --out the strategy goes to the cache, where the bot and the advice find it.

@@ -7,6 +7,10 @@ first time a solver bot needs it (minutes), or by `dicehall solve kariki -o
 (`$XDG_DATA_HOME/dicehall/strategies`, by default `~/.local/share/...`; the
 environment variable `DICEHALL_STRATEGIES` overrides the folder). The advice
 never solves: `stored_strategy` only looks.
+
+Naming and finding a file costs nothing: NumPy and the solver are imported
+only when a strategy is loaded or solved, so a command that never asks the
+solver for a decision never pays for them.
 """
 
 from __future__ import annotations
@@ -14,17 +18,27 @@ from __future__ import annotations
 import threading
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dicehall.core import Game
-from dicehall.games.kariki.rounds import RoundModel, solved_options
-from dicehall.games.kariki.solver import Strategy, solve, to_file
 from dicehall.strategy.strategy_file import data_dir, load, save
+
+if TYPE_CHECKING:
+    from dicehall.games.kariki.rounds import RoundModel
+    from dicehall.games.kariki.solver import Strategy
 
 SHIPPED = Path(__file__).parent / "strategies"
 ON_DEMAND_ITERATIONS = 300
 """CFR+ iterations per subgame for a strategy solved on demand (as the shipped one)."""
 
+SOLVED_OPTIONS = ("pull", "after_kariki", "high_rollers")
+"""The options that change the game solved; buy_in and slashes change no decision."""
+
 _lock = threading.Lock()
+
+
+def solved_options(game: Game) -> dict[str, object]:
+    return {name: game.options[name] for name in SOLVED_OPTIONS}
 
 
 def file_name(options: dict[str, object]) -> str:
@@ -60,6 +74,9 @@ def stored_path(options: dict[str, object]) -> Path | None:
 
 @cache
 def _strategy(key: tuple[tuple[str, object], ...]) -> Strategy:
+    from dicehall.games.kariki.rounds import RoundModel
+    from dicehall.games.kariki.solver import Strategy, solve, to_file
+
     options = dict(key)
     name = file_name(options)
     path = stored_path(options)
@@ -81,5 +98,6 @@ def _strategy(key: tuple[tuple[str, object], ...]) -> Strategy:
 def round_model(key: tuple[tuple[str, object], ...]) -> RoundModel:
     """The subgame trees of an option set (about a second to build), for the advice."""
     from dicehall.games import make_game
+    from dicehall.games.kariki.rounds import RoundModel
 
     return RoundModel(make_game("kariki", 2, dict(key)))

@@ -40,7 +40,7 @@ class TaoDice(TaoRules):
     @classmethod
     def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
         """The showdown odds, and (with no query) how the solver bets its first round."""
-        from dicehall.games.tao.solver_advice import opening_table
+        from dicehall.games.tao.opening import opening_table
 
         tables = super().odds(query)
         return tables if query else [*tables, opening_table()]

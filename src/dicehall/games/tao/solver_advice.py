@@ -25,7 +25,7 @@ from dicehall.core.odds import OddsTable
 from dicehall.games.tao.odds import advice_table
 from dicehall.games.tao.rounds import NODE_PLAYER, Decision, O, locate, slot_of
 from dicehall.games.tao.solver import Model, extended, round_pass, token_holding
-from dicehall.games.tao.solver_bot import ante_chances, betting_chances, positions
+from dicehall.games.tao.solver_chances import ante_chances, betting_chances, positions
 from dicehall.games.tao.strategies import Strategy, stored
 
 
@@ -142,47 +142,3 @@ def fallback(game: Game, view: View, legal: Sequence[Mapping[str, Any]]) -> Odds
     )
     table.extra = {**(table.extra or {}), "model": "naive showdown"}
     return table
-
-
-def opening_table() -> OddsTable:
-    """How the solver bets stage one of a match's first round, by the sum of its 2d6."""
-    strategy = stored()
-    if strategy is None:
-        return OddsTable(
-            "The solver's opening (not solved yet)",
-            ["note"],
-            [["`dicehall solve tao` solves the two-seat strategy (tens of minutes, once)"]],
-            note="Until then only the showdown odds above are shown, which ignore the bets.",
-            extra={"model": "none"},
-        )
-    pos = positions()
-    first = pos.index[(3, 2, 3, 2)]  # both anted a black stone
-    s1 = strategy.chunk(first, first + 1)[0][:, :, 0]  # node x slot x hand
-    rows: list[list[Any]] = []
-    for hand in range(pos.dice.hands):
-        opener, other = s1[0, :, hand], s1[1, :, hand]
-        rows.append(
-            [
-                hand + 2,
-                float(opener[1]),
-                float(opener[2]),
-                float(other[1] + other[2]),
-                float(s1[2, 2, hand]),
-            ]
-        )
-    return OddsTable(
-        "The solver's stage one, first round of a match (two seats, both anted black)",
-        [
-            "2d6",
-            "opener raises",
-            "opener raises white",
-            "other raises after a pass",
-            "other folds to a raise",
-        ],
-        rows,
-        note=(
-            "From the solved two-seat strategy (docs/strategy.md): how often it makes each "
-            "bet with each sum. It raises some weak sums too, so a raise is not proof."
-        ),
-        extra={"model": "solver"},
-    )

@@ -18,68 +18,39 @@ reroll of weak dice).
 
 The strategy takes tens of minutes to solve and is not shipped: until
 `dicehall solve tao` has stored it, the bot plays at two seats as the
-heuristic bot. It never solves during a move.
+heuristic bot. It never solves during a move, and it looks the strategy up
+(NumPy with it) only at its first two-seat decision, so a table starts at once.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
-
-import numpy as np
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from dicehall.core import Action, Game, View
 from dicehall.games.tao.bots import HeuristicBot
-from dicehall.games.tao.reading import BetReader
-from dicehall.games.tao.rounds import Decision, Dice, Positions, locate, slot_of
-from dicehall.games.tao.strategies import Strategy, stored
 
-
-@cache
-def positions() -> Positions:
-    return Positions(Dice())
-
-
-def ante_chances(strategy: Strategy, view: View, legal: Sequence[Action]) -> list[float] | None:
-    """The solved antes (D2): O picks its colour, X picks knowing O's."""
-    if len(view["players"]) != 2:
-        return None
-    pos = positions()
-    o = view["opener"]
-    me = view["seat"]
-    pot = view["pot"]
-    players = view["players"]
-    pre = pos.pre_index.get(
-        (players[o]["black"] + pot["black"], players[o]["white"] + pot["white"])
-    )
-    if pre is None:
-        return None
-    row = strategy.ante_o[pre] if me == o else strategy.ante_x[pre, int(pot["white"])]
-    chances = [float(row[int(a["white"])]) if int(a["white"]) < 2 else 0.0 for a in legal]
-    total = sum(chances)
-    return [c / total for c in chances] if total > 0 else None
-
-
-def betting_chances(strategy: Strategy, where: Decision, legal: Sequence[Action]) -> list[float]:
-    """The stored chances of the legal actions at a decision (8-bit, renormalised)."""
-    if where.stage == 1:
-        raw = strategy.stage1[where.node, :, where.position, where.hand]
-    else:
-        raw = strategy.stage2[where.node, :, where.position, where.end, where.pair, where.hand]
-    chances = [float(raw[slot_of(a)]) for a in legal]
-    total = sum(chances)
-    return [c / total for c in chances] if total > 0 else [1 / len(legal)] * len(legal)
+if TYPE_CHECKING:
+    from dicehall.games.tao.strategies import Strategy
 
 
 class SolverBot:
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
+        self.game = game
         self.seat = seat
         self.rng = rng
-        self.strategy: Strategy | None = stored()
-        # Beyond the model: at larger tables the bet reader, at two seats with nothing solved
-        # yet the heuristic.
-        self.heuristic = (BetReader if game.seats > 2 else HeuristicBot)(game, seat, rng)
+
+    @cached_property
+    def heuristic(self) -> HeuristicBot:
+        """Beyond the model: at larger tables the bet reader (NumPy with it), at two seats
+        with nothing solved yet the heuristic; made at the first choice it is asked."""
+        if self.game.seats > 2:
+            from dicehall.games.tao.reading import BetReader
+
+            return BetReader(self.game, self.seat, self.rng)
+        return HeuristicBot(self.game, self.seat, self.rng)
 
     def policy(self, view: View, legal: Sequence[Action]) -> list[float]:
         """The chance of each legal action."""
@@ -89,13 +60,19 @@ class SolverBot:
         chosen = self.heuristic.choose(view, legal)
         return [1.0 if action == chosen else 0.0 for action in legal]
 
+    @cached_property
+    def strategy(self) -> Strategy | None:
+        """The stored strategy (NumPy with it), looked up at the first two-seat decision."""
+        from dicehall.games.tao import strategies
+
+        return strategies.stored()
+
     def _model_chances(self, view: View, legal: Sequence[Action]) -> list[float] | None:
-        if self.strategy is None:
-            return None
-        if view["phase"] == "ante":
-            return ante_chances(self.strategy, view, legal)
-        where = locate(view, positions()) if view["phase"] == "bet" else None
-        return None if where is None else betting_chances(self.strategy, where, legal)
+        if len(view["players"]) != 2 or self.strategy is None:
+            return None  # the model is of two seats only (`rounds.locate` and the antes)
+        from dicehall.games.tao.solver_chances import model_chances
+
+        return model_chances(self.strategy, view, legal)
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -106,4 +83,4 @@ class SolverBot:
             r -= chance
             if r < 0:
                 return action
-        return legal[int(np.argmax(chances))]
+        return legal[max(range(len(legal)), key=chances.__getitem__)]

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from dicehall.cluster import Runner
 from dicehall.core import Game, OptionError
-from dicehall.games.tao import strategies
+from dicehall.games.tao import stored_file, strategies
 from dicehall.games.tao.solver import Exploitability, Model, Policy, exploitability, solve
 from dicehall.strategy.progress import bar
 from dicehall.strategy.solver import SolveReport
@@ -65,7 +65,7 @@ class TaoSolver:
         runner: Runner | None = None,
     ) -> SolveReport:
         """`runner` (`--ray`) is not used: the sweeps run here, in batches of positions."""
-        path = out or strategies.path()
+        path = out or stored_file.path()
         n = len(self.model)
         its = iterations or strategies.ITERATIONS
         history: list[tuple[int, float]] = []

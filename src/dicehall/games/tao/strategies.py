@@ -10,7 +10,7 @@ every later process finds it. Chances are stored as 8-bit fractions; the
 figures in docs/strategy.md are measured on the stored policy, which is
 what the bot plays. No option changes the strategy: every game length and
 opener rule plays the same match (see docs/strategy.md), so there is one
-file, tied to `MODEL_VERSION`.
+file, tied to `MODEL_VERSION` (its name and folder: `stored_file.py`).
 """
 
 from __future__ import annotations
@@ -22,21 +22,15 @@ from pathlib import Path
 import numpy as np
 
 from dicehall.games.tao.solver import Policy, Solved
-from dicehall.strategy.strategy_file import StrategyFile, data_dir, load, save
+from dicehall.games.tao.stored_file import MODEL_VERSION, path
+from dicehall.strategy.strategy_file import StrategyFile, load, save
 
-MODEL_VERSION = 1
-"""Bumped whenever the round model or the solver changes what a strategy means."""
-FILE_NAME = f"tao-2-v{MODEL_VERSION}.npz"
 ITERATIONS = 80
 """CFR+ iterations of the longest sweep of `dicehall solve tao`: its sweeps are 10, 20, 40
 and 80 iterations (`PER_SWEEP`, `SWEEPS`), 150 in all, exploitable by under 0.03%."""
 PER_SWEEP = 10
 SWEEPS = 4
 QUANTUM = 255
-
-
-def path() -> Path:
-    return data_dir() / FILE_NAME
 
 
 def _quantise(chances: np.ndarray) -> np.ndarray:

@@ -16,9 +16,7 @@ import random
 from collections.abc import Sequence
 
 from dicehall.core.game import Action, Game, View
-from dicehall.games.tepiiku import strategy
 from dicehall.games.tepiiku.bots import HeuristicBot
-from dicehall.games.tepiiku.hands import dice_in_view
 from dicehall.games.tepiiku.rules import PAY, REROLLS, SUBSETS, THUMBS_DOWN, THUMBS_UP
 
 
@@ -31,6 +29,10 @@ class SolverBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
+        # NumPy and the solver's tables come at the first real choice, not at the table's start
+        from dicehall.games.tepiiku import strategy
+        from dicehall.games.tepiiku.hands import dice_in_view
+
         seat = self.seat
         phase = view["phase"]
         try:

@@ -1,0 +1,52 @@
+"""Start-up: bots sit down, and cached odds read back, without importing NumPy.
+
+NumPy and the solvers cost about a tenth of a CPU second to import, more than
+the rest of a command's start; they are imported at the first decision or
+table that needs them (benchmarks/startup.py measures the cost). Each check
+runs in a fresh interpreter, since this one has NumPy loaded already.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SIT_DOWN = """
+import random
+from dicehall.games import game_ids, make_game
+
+for gid in game_ids():
+    first = make_game(gid)
+    for seats in sorted({first.min_seats, first.default_seats}):
+        game = make_game(gid, seats)
+        for name, bot in game.bots().items():
+            bot(game, 0, random.Random(0))
+"""
+
+KARIKI_ODDS = """
+from dicehall.games import make_game
+
+make_game("kariki").odds({})
+"""
+
+
+def numpy_imported(code: str, cache: Path) -> bool:
+    """Whether running `code` in a fresh interpreter imports NumPy."""
+    probe = code + "\nimport sys\nprint('numpy' in sys.modules)\n"
+    env = {**os.environ, "DICEHALL_CACHE": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()[-1] == "True"
+
+
+def test_every_bot_of_every_game_sits_down_without_numpy(tmp_path: Path) -> None:
+    assert not numpy_imported(SIT_DOWN, tmp_path)
+
+
+def test_kariki_odds_read_from_the_cache_without_numpy(tmp_path: Path) -> None:
+    assert numpy_imported(KARIKI_ODDS, tmp_path)  # the first run computes the solver's rows
+    assert not numpy_imported(KARIKI_ODDS, tmp_path)  # the next reads them back
