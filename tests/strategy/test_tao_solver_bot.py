@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicehall.core import RandomDice, Table, make_bots
+from dicehall.core.game import State
 from dicehall.games import make_game
 from dicehall.games.tao import solver_advice, strategies
 from dicehall.games.tao.rounds import N_GO_ON, locate
@@ -70,6 +71,18 @@ def test_solver_is_listed_first_only_where_it_is_measured_stronger() -> None:
         assert (bots[0] == "solver") == (seats in SOLVER_FIRST)
 
 
+def same_policy_when_hidden_redrawn(
+    probe: SolverBot, state: State, seat: int, rng: random.Random
+) -> None:
+    """C6 for the bot: what `seat` may not see redrawn, the same view and the same chances."""
+    legal = state.legal_actions(seat)
+    view = state.view(seat)
+    other = state.resample_hidden(seat, rng)
+    assert other.view(seat) == view
+    probe.seat = seat
+    assert probe.policy(other.view(seat), legal) == probe.policy(view, legal)
+
+
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_C6_solver_decides_from_its_view_alone(seed: int) -> None:
@@ -88,10 +101,7 @@ def test_C6_solver_decides_from_its_view_alone(seed: int) -> None:
             for seat in state.actors():
                 legal = state.legal_actions(seat)
                 view = state.view(seat)
-                other = state.resample_hidden(seat, rng)
-                assert other.view(seat) == view
-                probe.seat = seat
-                assert probe.policy(other.view(seat), legal) == probe.policy(view, legal)
+                same_policy_when_hidden_redrawn(probe, state, seat, rng)
                 assert sum(probe.policy(view, legal)) == pytest.approx(1.0)
                 if view["phase"] == "bet":
                     assert locate(view, positions()) is not None
@@ -182,14 +192,8 @@ def test_C6_the_bet_reader_at_more_seats_decides_from_its_view_alone(seed: int, 
         steps[0] += 1
         if steps[0] > 300:
             return
-        state = t.state
-        for seat in state.actors():
-            legal = state.legal_actions(seat)
-            view = state.view(seat)
-            other = state.resample_hidden(seat, rng)
-            assert other.view(seat) == view
-            probe.seat = seat
-            assert probe.policy(other.view(seat), legal) == probe.policy(view, legal)
+        for seat in t.state.actors():
+            same_policy_when_hidden_redrawn(probe, t.state, seat, rng)
 
     table.play(bots, on_step=check)
 
