@@ -278,10 +278,10 @@ class SealedTable:
             return  # the server stops
         self._sent = len(self._steps)
         self._jobs += 1
-        job.add_done_callback(self._tracked)
+        self.tracker.answered(job, self._tracked)
 
     def _tracked(self, job: Future[Shown]) -> None:
-        """In the tracker's thread: a job's answer, or a lost worker (send all again)."""
+        """In the tracker's answers thread: a job's answer, or a lost worker (send all again)."""
         with self._lock:
             self._jobs -= 1
             news = {}
@@ -323,11 +323,18 @@ class SealedTable:
         return [self.dice.opening(k).to_json() for k in given]
 
     def settled(self) -> None:
-        """Wait until every step handed to the tracker has been followed (never on the
-        event loop)."""
+        """Wait until every step has been followed (never on the event loop), sending them
+        again if a lost worker left some unfollowed."""
+        deadline = time.monotonic() + SETTLE_SECONDS
         with self._lock:
-            if not self._idle.wait_for(lambda: self._jobs == 0, timeout=SETTLE_SECONDS):
-                raise DicehallError("the sealed dice were not followed in time; try again")
+            while self.tracker is not None and not self.tracker.closed:
+                if self._jobs == 0:
+                    if self._sent == len(self._steps):
+                        return
+                    self._send()
+                    continue
+                if not self._idle.wait(timeout=max(0.0, deadline - time.monotonic())):
+                    raise DicehallError("the sealed dice were not followed in time; try again")
 
     def release(self) -> None:
         """The table is done with these dice (rebuilt, or gone): the tracker forgets them."""

@@ -22,7 +22,7 @@ import logging
 import multiprocessing
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import (
     CancelledError,
     Executor,
@@ -77,6 +77,10 @@ class Tracker:
         self.processes = processes
         self._executor: Executor | None = None
         self._lock = threading.Lock()
+        # answers are handed on from a thread of their own: a process pool's executor
+        # calls back holding a lock that submitting needs, and a table's lock is taken
+        # both around submitting and around reading an answer
+        self._answers = ThreadPoolExecutor(1, "dicehall-shown-answers")
         self.closed = False  # the server stops: nothing more is followed
 
     def submit(self, key: str, game: Game | None, steps: Sequence[Step]) -> Future[Shown]:
@@ -94,6 +98,15 @@ class Tracker:
                 self._executor.shutdown(wait=False, cancel_futures=True)
                 self._executor = self._start()
                 return self._executor.submit(follow_steps, key, game, list(steps))
+
+    def answered(self, job: Future[Shown], take: Callable[[Future[Shown]], None]) -> None:
+        """Call `take(job)` when the job is done, in the answers thread, in order."""
+
+        def hand_on(done: Future[Shown]) -> None:
+            with contextlib.suppress(RuntimeError):  # after close: nobody waits for it
+                self._answers.submit(take, done)
+
+        job.add_done_callback(hand_on)
 
     def forget(self, key: str) -> None:
         with self._lock:
@@ -123,6 +136,7 @@ class Tracker:
             self.closed = True
         if executor is not None:  # outside the lock: cancelled jobs' callbacks run here
             executor.shutdown(wait=False, cancel_futures=True)
+        self._answers.shutdown(wait=False)
 
 
 def _ignore(future: Future[Any]) -> None:
