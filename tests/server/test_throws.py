@@ -54,7 +54,10 @@ def test_a_throw_sent_twice_is_thrown_once(tmp_path: Path) -> None:
             thrown = got[0]
             assert thrown["from_step"] == step and thrown["step"] == step + 1
             assert any(e["type"] == "throw" for e in thrown["events"])
-            assert "stale throw: it answers step" in got[1]["message"]
+            # refused either way, whatever the throw did: stale, or (the turn passed) not due
+            assert any(
+                words in got[1]["message"] for words in ("stale throw: it answers step", "is due")
+            ), got[1]
             assert client.get(f"/api/tables/{tid}").json()["step"] == step + 1
             steps = client.get(f"/api/tables/{tid}").json()["step"]
             assert steps == step + 1  # one throw, stored once
