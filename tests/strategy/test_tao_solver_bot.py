@@ -218,3 +218,48 @@ def test_the_bets_say_a_first_raiser_holds_strong_dice_and_a_white_payer_threw_a
         state.apply_chance(state.chance_dice()[0][:1] * len(state.chance_dice()))
     assert state.view(0)["stage"] == 2
     assert np.allclose(hands(state.view(0))[1], PRIOR)  # the new dice: nothing known
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_the_shared_reading_of_the_bets_is_a_fresh_reading_at_every_decision(seats: int) -> None:
+    """The bots of a table go on from one reading of the round's bets (`Reading.of`): at
+    every decision it gives each other player's weights exactly as reading the round
+    again from its first bet does, and so the same choice."""
+    from dicehall.games.tao.reading import Reading, hands
+
+    game = make_game("tao", seats, {"length": "single"})
+    table = Table(game, RandomDice(seats), record=False)
+    bots = make_bots(game, ["solver"], random.Random(seats))
+    compared = [0]
+
+    def check(t: Table) -> None:
+        for seat in t.state.actors():
+            view = t.state.view(seat)
+            if view["phase"] != "bet" or compared[0] >= 400:
+                continue
+            shared, fresh = Reading.of(view).hands(view), hands(view)
+            assert shared.keys() == fresh.keys() and seat not in fresh
+            for s in fresh:
+                assert np.array_equal(shared[s], fresh[s])
+            compared[0] += 1
+
+    table.play(bots, on_step=check)
+    assert compared[0] > 20
+
+
+def test_the_readers_equity_table_is_the_equity_bettors_own_equities() -> None:
+    """All eleven 2d6 sums at once (the batch's whole-number arrays) equal `bots.equities`
+    asked sum by sum, to the last bit, in both stages, against known and unknown d12s."""
+    from dicehall.games.tao.bots import equities
+    from dicehall.games.tao.reading import SUMS, equity_table
+
+    rng = random.Random(5)
+    for _ in range(60):
+        stage = rng.choice((1, 2))
+        own = rng.randint(1, 12) if stage == 2 else None
+        seen = [None if stage == 1 or rng.random() < 0.3 else rng.randint(1, 12)
+                for _ in range(rng.randint(1, 5))]  # fmt: skip
+        others = tuple(sorted(seen, key=lambda d: -1 if d is None else d))
+        keeps, rerolls = equity_table(stage, own, others)
+        asked = [equities(s, own, others, stage) for s in SUMS]
+        assert asked == list(zip(keeps, rerolls, strict=True))

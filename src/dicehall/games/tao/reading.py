@@ -21,6 +21,7 @@ view only.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,45 +50,59 @@ def hands(view: View) -> dict[int, Array]:
     return Reading(view).hands(view)
 
 
+_last = threading.local()
+"""The last reading made in each thread (`Reading.of`)."""
+
+
 class Reading:
     """One seat's reading of a round's public bets, up to the last bet it has read.
 
-    The bets of a round only grow, so a bot keeps its reading and goes on from
-    it at its next decision in the round (`Reading.of`) instead of reading the
-    round again from its first bet: the same numbers, bet for bet. Read from
-    the seat's view alone: the stones and pot of the round's first bet are
-    found by taking every bet back from the view's.
+    The bets are public, so the reading of every player's hand is the same
+    for every seat, and the bets of a round only grow: the bots of a thread
+    share one reading (`Reading.of`) and go on from it at their next decision
+    in the round instead of reading the round again from its first bet: the
+    same numbers, bet for bet. Read from the seat's view alone: the stones
+    and pot of the round's first bet are found by taking every bet back from
+    the view's, and a reading goes on only if it read the start of exactly
+    these bets.
     """
 
     def __init__(self, view: View) -> None:
         self.key = _round_key(view)
-        self.seat = view["seat"]
         _, _, start_stones, pot = self.key
         self.stones = {seat: list(held) for seat, held in start_stones}
         self.pot = pot
         self.in_round = [p["seat"] for p in view["players"] if p["status"] in ("in", "folded")]
-        self.weights = {s: PRIOR.copy() for s in self.in_round if s != self.seat}
+        self.weights = {s: PRIOR.copy() for s in self.in_round}
         self.rethrown: set[int] = set()  # paid white in stage one: the 2d6 are thrown again
         self.white_now: set[int] = set()  # paid white in this stage so far
         self.stage = 1
         self.read: list[Mapping[str, Any]] = []  # the bets read, as the view gave them
 
     @classmethod
-    def of(cls, view: View, earlier: Reading | None) -> Reading:
-        """`earlier` if it read the start of this view's round, else a fresh reading."""
-        if earlier is not None and earlier.seat == view["seat"]:
+    def of(cls, view: View) -> Reading:
+        """This thread's last reading if it read the start of this view's round and bets,
+        else a fresh one (then this thread's last)."""
+        earlier: Reading | None = getattr(_last, "reading", None)
+        if earlier is not None:
             bets = view["bets"]
             done = len(earlier.read)
             if (
                 done <= len(bets)
                 and (done == 0 or bets[done - 1] == earlier.read[-1])
                 and earlier.key == _round_key(view)
+                and bets[:done] == earlier.read
             ):
                 return earlier
-        return cls(view)
+        _last.reading = reading = cls(view)
+        return reading
 
     def hands(self, view: View) -> dict[int, Array]:
         """Each other player's chances of each 2d6 sum after every bet of `view`."""
+        return {s: w for s, w in self.everyone(view).items() if s != view["seat"]}
+
+    def everyone(self, view: View) -> dict[int, Array]:
+        """Every player's chances of each 2d6 sum after every bet of `view`."""
         m = view["m"]
         weights, stones, in_round = self.weights, self.stones, self.in_round
         bets: Sequence[Mapping[str, Any]] = view["bets"]
@@ -257,17 +272,13 @@ def share(own: Array, against: tuple[Array, Array]) -> float:
 class BetReader(HeuristicBot):
     """The heuristic's rules on the equity against read hands, buying rerolls of weak dice."""
 
-    reading: Reading | None = None
-    """The round's bets as read at this bot's last decision (`Reading.of`)."""
-
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1 or legal[0]["type"] == "ante":
             return legal[0]
         players = view["players"]
         stage = view["stage"]
         me = players[view["seat"]]
-        self.reading = Reading.of(view, self.reading)
-        read = self.reading.hands(view)
+        read = Reading.of(view).hands(view)
         opponents = [
             read_cdf(read[p["seat"]], None if stage == 1 or p["must_reroll"] else p["d12"])
             for p in players
