@@ -144,16 +144,33 @@ def test_advice_gives_the_solvers_chances_and_win_chances(solved: Strategy) -> N
     assert game.advice(other.view(0), legal) == table
 
 
-def test_advice_at_more_seats_says_it_is_not_the_solvers_model() -> None:
+def test_advice_at_more_seats_is_the_bet_readers_and_says_so() -> None:
+    """Three seats: the solver's model there (the bet reader), its choice marked, the
+    chances read from the bets (a first raiser is strong), and blind to others' dice (C6)."""
     game = make_game("tao", 3, {"opener": "0"})
     state = game.new_state()
     for seat in (0, 1, 2):
         state.apply(seat, {"type": "ante", "white": 0})
-    for _ in range(3):
-        state.apply_chance((3, 4))
-    table = game.advice(state.view(0), state.legal_actions(0))
-    assert table is not None and table.extra["model"] == "naive showdown"
-    assert "Not the solver's model" in table.note
+    for faces in ((6, 5), (4, 4), (2, 2)):
+        state.apply_chance(faces)
+    before = game.advice(state.view(1), [{"type": "pass"}])  # not its turn: a legal stand-in
+    state.apply(0, {"type": "raise", "white": 0})  # an equity bettor raises on strength
+    legal = state.legal_actions(1)
+    table = game.advice(state.view(1), legal)
+    assert table is not None and table.extra["model"] == "bet reader"
+    assert "bet reader" in table.title and "Bayes" in table.note
+    assert [row[0] for row in table.rows] == [game.action_label(a) for a in legal]
+    bot = SolverBot(game, 1, random.Random(0))
+    chosen = bot.choose(state.view(1), legal)
+    assert [row[1] for row in table.rows] == [1.0 if a == chosen else 0.0 for a in legal]
+    assert all(0 <= row[2] <= 1 and 0 <= row[3] <= 1 for row in table.rows)
+    assert before is not None
+    keep = next(
+        row for row, a in zip(table.rows, legal, strict=True) if a == {"type": "call", "white": 0}
+    )
+    assert keep[2] < before.rows[0][2]  # the raise says seat 0 is strong: a worse showdown
+    other = state.resample_hidden(1, random.Random(4))
+    assert game.advice(other.view(1), legal) == table
 
 
 def test_odds_show_the_solvers_opening_from_its_model(solved: Strategy) -> None:

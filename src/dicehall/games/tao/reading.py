@@ -249,9 +249,9 @@ def _read_cdf(sums: bytes, d12: int | None) -> Array:
 
 
 def field(cdfs: Sequence[Array]) -> tuple[Array, Array]:
-    """For each total t, the chance that every opponent is below t, and that they are at
-    most t less that (the highest of them ties t), from each opponent's chance of each
-    total or less."""
+    """For each total t: the chance that every opponent is below t, and the chance that
+    the highest of them is exactly t (a tie), from each opponent's chance of each total
+    or less."""
     upto = np.ones(25)
     for cdf in cdfs:
         upto *= cdf
@@ -269,34 +269,56 @@ def share(own: Array, against: tuple[Array, Array]) -> float:
     return win + float(own @ tied) / 2
 
 
+def read_field(view: View, read: Mapping[int, Array]) -> tuple[Array, Array]:
+    """The `field` of the other players still in, their hands as `read`."""
+    stage = view["stage"]
+    return field(
+        [
+            read_cdf(read[p["seat"]], None if stage == 1 or p["must_reroll"] else p["d12"])
+            for p in view["players"]
+            if p["status"] == "in" and p["seat"] != view["seat"]
+        ]
+    )
+
+
+def own_dice(view: View, reroll: bool) -> Array:
+    """The seat's own `totals`: its dice kept, or the stage's dice thrown again (stage one
+    the 2d6, stage two the d12)."""
+    stage = view["stage"]
+    me = view["players"][view["seat"]]
+    hand = me["dice"][0] + me["dice"][1]
+    if not reroll:
+        return own_totals(hand, me["d12"] if stage == 2 else None)
+    return own_totals(None, None) if stage == 1 else own_totals(hand, None)
+
+
+def read_chances(view: View, action: Action) -> tuple[float, float]:
+    """The seat's chances of winning and of tying for highest at the showdown if it takes
+    `action` (a white stone rerolls the stage's dice), against the hands the bets read."""
+    below, tied = read_field(view, hands(view))
+    own = own_dice(view, action.get("white", 0) > 0)
+    return float(own @ below), float(own @ tied)
+
+
 class BetReader(HeuristicBot):
     """The heuristic's rules on the equity against read hands, buying rerolls of weak dice."""
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1 or legal[0]["type"] == "ante":
             return legal[0]
-        players = view["players"]
         stage = view["stage"]
-        me = players[view["seat"]]
-        read = Reading.of(view).hands(view)
-        opponents = [
-            read_cdf(read[p["seat"]], None if stage == 1 or p["must_reroll"] else p["d12"])
-            for p in players
-            if p["status"] == "in" and p["seat"] != view["seat"]
-        ]
-        against = field(opponents)
-        dice = me["dice"]
-        hand = dice[0] + dice[1]
-        keep = share(own_totals(hand, me["d12"] if stage == 2 else None), against)
-        rethrow = own_totals(None, None) if stage == 1 else own_totals(hand, None)
-        reroll = share(rethrow, against)  # stage two rerolls the d12 only
+        me = view["players"][view["seat"]]
+        against = read_field(view, Reading.of(view).hands(view))
+        opponents = sum(1 for p in view["players"] if p["status"] == "in") - 1
+        keep = share(own_dice(view, False), against)
+        reroll = share(own_dice(view, True), against)
         whites = any(a.get("white", 0) > 0 for a in legal)
         wants_reroll = reroll > keep
         best = max(keep, reroll) if whites else keep
         if legal[0]["type"] == "pass":
             if stage == 1 and whites and reroll > BUY_MARGIN * keep:
                 return pay_with(legal, "raise", True)
-            if best * (len(opponents) + 1) > RAISE_MARGIN:
+            if best * (opponents + 1) > RAISE_MARGIN:
                 return pay_with(legal, "raise", wants_reroll)
             return legal[0]
         cost = min(view["m"], me["black"] + me["white"])
