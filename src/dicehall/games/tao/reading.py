@@ -187,7 +187,7 @@ def likelihood(
 @number_cache(1 << 17)
 def equity_table(
     stage: int, own: int | None, others: tuple[int | None, ...]
-) -> tuple[list[float], list[float]]:
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """`bots.equities` of every 2d6 sum (2..12) at once: keeping, and rerolling the stage's
     dice, with one's own d12 `own` against the others' d12s (None: not known).
 
@@ -205,7 +205,7 @@ def equity_table(
     reroll = (
         equity(none, d12, opponents, their) if stage == 1 else equity(sums, none, opponents, their)
     )
-    return keep.tolist(), reroll.tolist()
+    return tuple(keep.tolist()), tuple(reroll.tolist())  # tuples: the collector drops them
 
 
 def totals(sums: Array, d12: int | None) -> Array:
