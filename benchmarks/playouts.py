@@ -2,7 +2,11 @@
 
 A step is one chance outcome or one action, on states that keep no event log:
 the loop a solver, a simulation or a reinforcement-learning environment runs.
-Three loops of the same shape (is it chance? who acts? the choices; apply):
+Three loops of the same shape: each binds its new state's methods once per game
+(as a search loop would), then at every step asks whether a throw is due, who
+acts (the engine: `actors()`; OpenSpiel: whether the game is over), the choices
+(legal actions, or the throw's dice / chance outcomes), draws one uniformly with
+one random number, and applies it:
 
 - checked: the public API, `apply` / `apply_chance`, every step validated;
 - trusted: `apply_trusted` / `apply_chance_trusted` with faces from
@@ -36,7 +40,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from dicehall.core import Game, RandomDice
+from dicehall.core import Action, Faces, Game, RandomDice
 from dicehall.core.chance import random_faces
 from dicehall.games import game_class, game_ids, make_game
 
@@ -68,27 +72,30 @@ def timed(play_one: Callable[[], int]) -> Loop:
 def engine_loop(game: Game, trusted: bool, seed: int = 1) -> Loop:
     """Random games on the engine: the checked public API, or the trusted fast path."""
     rand = random.Random(seed).random
-    dice = RandomDice(seed)
+    throw = RandomDice(seed).throw
 
     def play_one() -> int:
         state = game.new_state()
+        is_chance, chance_dice = state.is_chance, state.chance_dice
+        actors, legal_actions = state.actors, state.legal_actions
+        apply: Callable[[int, Action], object]
+        apply_chance: Callable[[Faces], None]
+        if trusted:
+            apply, apply_chance = state.apply_trusted, state.apply_chance_trusted
+        else:
+            apply, apply_chance = state.apply, state.apply_chance
         steps = 0
         while True:
-            if state.is_chance():
-                if trusted:
-                    state.apply_chance_trusted(random_faces(state.chance_dice(), rand))
-                else:
-                    state.apply_chance(dice.throw(state.chance_dice()))
+            if is_chance():
+                dice = chance_dice()
+                apply_chance(random_faces(dice, rand) if trusted else throw(dice))
             else:
-                actors = state.actors()
-                if not actors:
+                seats = actors()
+                if not seats:
                     return steps
-                seat = actors[0]
-                legal = state.legal_actions(seat)
-                if trusted:
-                    state.apply_trusted(seat, legal[int(rand() * len(legal))])
-                else:
-                    state.apply(seat, legal[int(rand() * len(legal))])
+                seat = seats[0]
+                legal = legal_actions(seat)
+                apply(seat, legal[int(rand() * len(legal))])
             steps += 1
 
     return timed(play_one)
