@@ -22,9 +22,21 @@ The simulated clients run in --clients processes of their own (the tables
 shared out among them; the odds flood and the spectator in one more), so that
 parsing every seat's updates does not compete with itself, and the server's
 CPU is counted from its own processes alone, over the playing time only (after
-every table is made). --fairness picks the tables' dice (sealed, the server's
-default, follows each throw in a tracker thread; seed does not); --profile
-FILE has py-spy sample the server over the middle of the play.
+every table is made and its seats are connected: a move's cost, not a
+connection's; a rematch's seats connect during the play and count).
+--fairness picks the tables' dice (sealed, the server's default, follows each
+throw in a tracking worker process, counted beside the server; seed does not);
+--profile FILE has py-spy sample the server over the middle of the play.
+--seats 500,1000 runs each size in turn.
+
+With --baseline DIR (a source tree with src/, such as a checkout of an earlier
+commit), each size runs --rounds times as a pair, that tree's server then this
+one's, back to back under the same client code, and a table of medians and the
+paired ratio of CPU a move closes each size: on a shared machine the load
+drifts between separate sessions, and CPU a move with it.
+
+    .venv/bin/python benchmarks/server_load.py --seats 500 --fairness seed \
+        --baseline /tmp/before --rounds 2
 
     .venv/bin/python benchmarks/server_load.py --seats 500
     .venv/bin/python benchmarks/server_load.py --seats 1000 --clients 3
@@ -76,8 +88,8 @@ from dicehall.server import commands
 from dicehall.server.commands import tune_gc, tune_threads
 from dicehall.server.limits import Limits
 # Every simulated client comes from 127.0.0.1, so the per-address limits are lifted.
-db, port, loop = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-site = {"redis_url": sys.argv[4]} if len(sys.argv) > 4 else {}
+db, port, loop, ws = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+site = {"redis_url": sys.argv[5]} if len(sys.argv) > 5 else {}
 app = create_app(db, rate=200.0, burst=400, limits=Limits.generous(), **site)
 tune_gc()
 tune_threads()
@@ -86,6 +98,8 @@ tune_threads()
 options = dict(getattr(commands, "WEBSOCKET_OPTIONS", {"loop": "asyncio"}))
 if loop != "default":
     options["loop"] = loop
+if ws != "default":
+    options["ws"] = ws
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **options)
 """
 
@@ -439,7 +453,7 @@ def run(
         ports = [free_port() for _ in range(processes)]
         servers = [
             subprocess.Popen(
-                [sys.executable, "-c", SERVER, db, str(port), args.loop, *extra], env=env
+                [sys.executable, "-c", SERVER, db, str(port), args.loop, args.ws, *extra], env=env
             )
             for port in ports
         ]
@@ -501,6 +515,12 @@ def main() -> None:
         choices=("default", "asyncio", "uvloop"),
         default="default",
         help="the server's event loop (default: as `dicehall serve` picks it)",
+    )
+    parser.add_argument(
+        "--ws",
+        choices=("default", "websockets", "websockets-sansio", "wsproto"),
+        default="default",
+        help="uvicorn's WebSocket implementation (default: as `dicehall serve` picks it)",
     )
     parser.add_argument(
         "--baseline", type=Path, help="a source tree (has src/) whose server runs side by side"
