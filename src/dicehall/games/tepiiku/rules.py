@@ -352,7 +352,7 @@ class TepiikuState(State):
             self.emit("committed", f"Seat {seat} has committed", seat=seat)
         if self.waiting:
             return
-        self.pot = 1 + sum(1 for t in self.thumbs if t)
+        self.pot = 1 + self.thumbs.count(True)
         self.revealed = True
         if self.log is not None:
             self.emit(
