@@ -147,7 +147,7 @@ class LiveTable:
             self.dice.track_live(self.tracker, self._openings_found)
         for step in steps:
             apply_step(self.state, step)
-            self.dice.follow(step, replayed=True)
+        self.dice.follow(steps, replayed=True)
         self.steps = list(steps)
         self._turns = {}
         self._track_turns(None)
@@ -499,8 +499,7 @@ class LiveTable:
             faces = self.dice.throw(state.chance_dice())
             state.apply_chance(faces)
             self.steps.append({"chance": list(faces)})
-        for step in self.steps[first:]:
-            self.dice.follow(step)
+        self.dice.follow(self.steps[first:])
         if state.is_over():
             self.record.status = OVER
         changed = self.record.status if self.record.status != self.stored_status else None
