@@ -6,7 +6,9 @@ class's __slots__ cannot be read through the class), compiles
 dicehall/core/game.py, chance.py and games/*/rules.py there with mypyc, and
 then runs `playouts.py --json` alternately on the pure and the compiled tree,
 round by round, each in its own process. Prints steps per CPU second of the
-checked and the trusted loop and the paired ratio compiled/pure. Needs a C
+checked and the trusted loop and the paired ratio compiled/pure, and with
+OpenSpiel installed each tree's trusted/OpenSpiel ratio (its loop runs in the
+same processes). Needs a C
 compiler and Python's headers. Usage:
 
     .venv/bin/python benchmarks/mypyc_trial.py [--rounds 3] [--keep DIR]
@@ -128,18 +130,27 @@ def main() -> None:
         for _ in range(args.rounds):
             runs["pure"].append(playouts(ROOT / "src"))
             runs["compiled"].append(playouts(compiled))
+    spiel = "trusted/openspiel" in next(iter(runs["pure"][0].values()))
     print("steps per CPU second; compiled/pure: median of paired rounds (range)")
-    print(f"{'game':<14}{'loop':<9}{'pure':>10}{'compiled':>10}{'compiled/pure':>22}")
+    print(
+        f"{'game':<14}{'loop':<9}{'pure':>10}{'compiled':>10}{'compiled/pure':>22}"
+        + (f"{'pure/OS':>10}{'compiled/OS':>13}" if spiel else "")
+    )
     for game in runs["pure"][0]:
         for loop in ("checked", "trusted"):
             pure = [r[game][loop] for r in runs["pure"]]
             fast = [r[game][loop] for r in runs["compiled"]]
             ratios = [f / p for f, p in zip(fast, pure, strict=True)]
-            print(
+            line = (
                 f"{game:<14}{loop:<9}{statistics.median(pure):>10,.0f}"
                 f"{statistics.median(fast):>10,.0f}{statistics.median(ratios):>10.2f}"
                 f" ({min(ratios):.2f}-{max(ratios):.2f})"
             )
+            if spiel and loop == "trusted":  # OpenSpiel's loop ran in the same processes
+                for tree in ("pure", "compiled"):
+                    versus = [r[game]["trusted/openspiel"] for r in runs[tree]]
+                    line += f"{statistics.median(versus):>{10 if tree == 'pure' else 13}.2f}"
+            print(line)
 
 
 if __name__ == "__main__":

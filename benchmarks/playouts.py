@@ -2,7 +2,13 @@
 
 A step is one chance outcome or one action, on states that keep no event log:
 the loop a solver, a simulation or a reinforcement-learning environment runs.
-Three loops of the same shape (is it chance? who acts? the choices; apply):
+Three loops of the same shape: each binds its new state's methods once per game
+(as a search loop would), then at every step asks whether a throw is due, who
+acts (the engine: `actors()`; OpenSpiel: whether the game is over), the choices
+(legal actions, or the throw's dice / chance outcomes), draws one uniformly (one
+random number; the checked loop's dice, a `RandomDice`, draw one per die), and
+applies it. What each side does per step is the same; what differs is the
+rules underneath (Python here, C++ behind OpenSpiel's bindings):
 
 - checked: the public API, `apply` / `apply_chance`, every step validated;
 - trusted: `apply_trusted` / `apply_chance_trusted` with faces from
@@ -20,7 +26,9 @@ count are the ratios between them from the same run. Usage:
 With `--baseline DIR` (a source tree, as `git archive <commit> src | tar -x -C
 DIR`) it compares two versions of the rules instead: each round runs the
 `--json` loops in a fresh process for DIR/src and for this tree, alternately,
-and prints the trusted loop's steps per CPU second of both and their ratio.
+and prints the trusted loop's steps per CPU second of both and their ratio,
+and, with OpenSpiel installed, each tree's trusted/OpenSpiel ratio, OpenSpiel's
+loop running interleaved in the same processes.
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from dicehall.core import Game, RandomDice
+from dicehall.core import Action, Faces, Game, RandomDice
 from dicehall.core.chance import random_faces
 from dicehall.games import game_class, game_ids, make_game
 
@@ -68,27 +76,30 @@ def timed(play_one: Callable[[], int]) -> Loop:
 def engine_loop(game: Game, trusted: bool, seed: int = 1) -> Loop:
     """Random games on the engine: the checked public API, or the trusted fast path."""
     rand = random.Random(seed).random
-    dice = RandomDice(seed)
+    throw = RandomDice(seed).throw
 
     def play_one() -> int:
         state = game.new_state()
+        is_chance, chance_dice = state.is_chance, state.chance_dice
+        actors, legal_actions = state.actors, state.legal_actions
+        apply: Callable[[int, Action], object]
+        apply_chance: Callable[[Faces], None]
+        if trusted:
+            apply, apply_chance = state.apply_trusted, state.apply_chance_trusted
+        else:
+            apply, apply_chance = state.apply, state.apply_chance
         steps = 0
         while True:
-            if state.is_chance():
-                if trusted:
-                    state.apply_chance_trusted(random_faces(state.chance_dice(), rand))
-                else:
-                    state.apply_chance(dice.throw(state.chance_dice()))
+            if is_chance():
+                dice = chance_dice()
+                apply_chance(random_faces(dice, rand) if trusted else throw(dice))
             else:
-                actors = state.actors()
-                if not actors:
+                seats = actors()
+                if not seats:
                     return steps
-                seat = actors[0]
-                legal = state.legal_actions(seat)
-                if trusted:
-                    state.apply_trusted(seat, legal[int(rand() * len(legal))])
-                else:
-                    state.apply(seat, legal[int(rand() * len(legal))])
+                seat = seats[0]
+                legal = legal_actions(seat)
+                apply(seat, legal[int(rand() * len(legal))])
             steps += 1
 
     return timed(play_one)
@@ -152,9 +163,10 @@ def ratio(rates: dict[str, list[float]], a: str, b: str) -> str:
 
 
 def against_baseline(baseline: Path, rounds: int, slice_: float, games: list[str]) -> None:
-    """Trusted steps per CPU second of DIR/src and of this tree, in alternating processes."""
+    """Trusted steps per CPU second of DIR/src and of this tree, in alternating processes;
+    with OpenSpiel, each tree's trusted/OpenSpiel ratio too, from the same processes."""
     trees = {"baseline": baseline / "src", "current": Path(__file__).resolve().parents[1] / "src"}
-    rates: dict[str, dict[str, list[float]]] = {name: {g: [] for g in games} for name in trees}
+    runs: dict[str, dict[str, list[dict[str, float]]]] = {n: {g: [] for g in games} for n in trees}
     for r in range(rounds):
         for name in list(trees)[:: 1 if r % 2 == 0 else -1]:
             for gid in games:
@@ -162,17 +174,25 @@ def against_baseline(baseline: Path, rounds: int, slice_: float, games: list[str
                 command += ["--slice", str(slice_)]
                 env = {**os.environ, "PYTHONPATH": str(trees[name])}
                 out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-                rates[name][gid].append(json.loads(out.stdout)["trusted"])
+                runs[name][gid].append(json.loads(out.stdout))
+    spiel = "trusted/openspiel" in runs["current"][games[0]][0]
     print("trusted steps per CPU second; current/baseline: median of paired rounds (range)")
-    print(f"{'game':<14}{'baseline':>10}{'current':>10}{'current/baseline':>24}")
+    header = f"{'game':<14}{'baseline':>10}{'current':>10}{'current/baseline':>24}"
+    print(header + (f"{'baseline/OS':>13}{'current/OS':>12}" if spiel else ""))
     for gid in games:
-        base, current = rates["baseline"][gid], rates["current"][gid]
+        base = [run["trusted"] for run in runs["baseline"][gid]]
+        current = [run["trusted"] for run in runs["current"][gid]]
         paired = [c / b for c, b in zip(current, base, strict=True)]
-        print(
+        line = (
             f"{gid:<14}{statistics.median(base):>10,.0f}{statistics.median(current):>10,.0f}"
-            f"{statistics.median(paired):>12.3f} ({min(paired):.3f}-{max(paired):.3f})",
-            flush=True,
+            f"{statistics.median(paired):>12.3f} ({min(paired):.3f}-{max(paired):.3f})"
         )
+        if spiel:
+            for name in trees:
+                line += (
+                    f"{statistics.median(r['trusted/openspiel'] for r in runs[name][gid]):>12.2f}"
+                )
+        print(line, flush=True)
 
 
 def main() -> None:
@@ -188,15 +208,20 @@ def main() -> None:
         games = [args.game] if args.game else game_ids()
         against_baseline(args.baseline, args.rounds, args.slice, games)
         return
+    spiel = openspiel_loop()
     if args.json:
         for gid in [args.game] if args.game else game_ids():
             game = make_game(gid, args.seats or game_class(gid).default_seats)
             loops = {"checked": checked_loop(game), "trusted": trusted_loop(game)}
+            if spiel is not None:
+                loops["openspiel"] = spiel
             rates = interleaved(loops, args.rounds, args.slice)
             medians = {name: statistics.median(r) for name, r in rates.items()}
+            if spiel is not None:
+                paired = zip(rates["trusted"], rates["openspiel"], strict=True)
+                medians["trusted/openspiel"] = statistics.median(t / o for t, o in paired)
             print(json.dumps({"game": gid, **medians}), flush=True)
         return
-    spiel = openspiel_loop()
     if spiel is None:
         print("open_spiel is not installed: no OpenSpiel column (pip install open_spiel)")
     print("steps per CPU second; ratios are medians of paired rounds (range)")

@@ -22,9 +22,21 @@ The simulated clients run in --clients processes of their own (the tables
 shared out among them; the odds flood and the spectator in one more), so that
 parsing every seat's updates does not compete with itself, and the server's
 CPU is counted from its own processes alone, over the playing time only (after
-every table is made). --fairness picks the tables' dice (sealed, the server's
-default, follows each throw in a tracker thread; seed does not); --profile
-FILE has py-spy sample the server over the middle of the play.
+every table is made and its seats are connected: a move's cost, not a
+connection's; a rematch's seats connect during the play and count).
+--fairness picks the tables' dice (sealed, the server's default, follows each
+throw in a tracking worker process, counted beside the server; seed does not);
+--profile FILE has py-spy sample the server over the middle of the play.
+--seats 500,1000 runs each size in turn.
+
+With --baseline DIR (a source tree with src/, such as a checkout of an earlier
+commit), each size runs --rounds times as a pair, that tree's server then this
+one's, back to back under the same client code, and a table of medians and the
+paired ratio of CPU a move closes each size: on a shared machine the load
+drifts between separate sessions, and CPU a move with it.
+
+    .venv/bin/python benchmarks/server_load.py --seats 500 --fairness seed \
+        --baseline /tmp/before --rounds 2
 
     .venv/bin/python benchmarks/server_load.py --seats 500
     .venv/bin/python benchmarks/server_load.py --seats 1000 --clients 3
@@ -76,8 +88,8 @@ from dicehall.server import commands
 from dicehall.server.commands import tune_gc, tune_threads
 from dicehall.server.limits import Limits
 # Every simulated client comes from 127.0.0.1, so the per-address limits are lifted.
-db, port, loop = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-site = {"redis_url": sys.argv[4]} if len(sys.argv) > 4 else {}
+db, port, loop, ws = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+site = {"redis_url": sys.argv[5]} if len(sys.argv) > 5 else {}
 app = create_app(db, rate=200.0, burst=400, limits=Limits.generous(), **site)
 tune_gc()
 tune_threads()
@@ -86,6 +98,8 @@ tune_threads()
 options = dict(getattr(commands, "WEBSOCKET_OPTIONS", {"loop": "asyncio"}))
 if loop != "default":
     options["loop"] = loop
+if ws != "default":
+    options["ws"] = ws
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **options)
 """
 
@@ -208,6 +222,14 @@ async def play_seat(
             return
 
 
+async def connect_seats(bases: list[str], table: Table, seed: int) -> list[ClientConnection]:
+    """The table's seats, each connected to the next server process in turn."""
+    return [
+        await connect(f"ws://{bases[(seed + i) % len(bases)]}/ws/tables/{table.table_id}?token={t}")
+        for i, t in enumerate(table.tokens.values())
+    ]
+
+
 async def run_table(
     bases: list[str],
     http: httpx.AsyncClient,
@@ -216,16 +238,12 @@ async def run_table(
     seed: int,
     stop: float,
     think: float,
+    sockets: list[ClientConnection],
 ) -> None:
-    """Play the table's seats, each connected to the next server process in turn."""
+    """Play the table's seats (`sockets`, connected already) until `stop`; each rematch
+    connects its seats anew."""
     rng = random.Random(seed)
     while time.perf_counter() < stop:
-        sockets = [
-            await connect(
-                f"ws://{bases[(seed + i) % len(bases)]}/ws/tables/{table.table_id}?token={t}"
-            )
-            for i, t in enumerate(table.tokens.values())
-        ]
         try:
             plays = (play_seat(ws, table, stats, rng, stop, think) for ws in sockets)
             async with asyncio.timeout(max(0.0, stop - time.perf_counter()) + 5):
@@ -246,6 +264,7 @@ async def run_table(
             tokens[r.json()["seat"]] = r.json()["token"]
             new_id = r.json()["table_id"]
         table = Table(new_id, tokens)
+        sockets = await connect_seats(bases, table, seed)
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -322,6 +341,10 @@ async def load(share: Share, ready: Any, go: Any) -> Stats:
             await open_table(https[i % len(bases)], share.game, share.seats, share.fairness)
             for i in range(share.tables)
         ]
+        # connected before the clock starts: what a move costs, not what a connection does
+        seated = [
+            await connect_seats(bases, t, share.seed * 10_000 + i) for i, t in enumerate(made)
+        ]
         watched: Table | None = made[0] if made else None
         if share.pings and watched is None:  # the spectator watches a table of its own
             watched = await open_table(https[0], share.game, share.seats, share.fairness)
@@ -331,7 +354,14 @@ async def load(share: Share, ready: Any, go: Any) -> Stats:
         stop = time.perf_counter() + share.seconds
         jobs = [
             run_table(
-                bases, https[i % len(bases)], t, stats, share.seed * 10_000 + i, stop, share.think
+                bases,
+                https[i % len(bases)],
+                t,
+                stats,
+                share.seed * 10_000 + i,
+                stop,
+                share.think,
+                seated[i],
             )
             for i, t in enumerate(made)
         ]
@@ -407,9 +437,13 @@ def empty(db: str, redis: str | None) -> None:
         r.close()
 
 
-def run(args: argparse.Namespace, processes: int, db: str | None) -> tuple[Stats, float, float]:
-    """One load run on `processes` server processes; its stats, seconds and server CPU."""
-    tables = max(1, args.seats // args.per_table)
+def run(
+    args: argparse.Namespace, processes: int, db: str | None, seats: int, src: Path | None = None
+) -> tuple[Stats, float, float]:
+    """One load run on `processes` server processes (the code of the source tree `src`, or
+    this one's); its stats, seconds and server CPU."""
+    tables = max(1, seats // args.per_table)
+    env = None if src is None else {**os.environ, "PYTHONPATH": str(src)}
     with tempfile.TemporaryDirectory() as folder:
         if db is None:
             db = f"sqlite:///{Path(folder) / 'load.sqlite'}"
@@ -418,7 +452,9 @@ def run(args: argparse.Namespace, processes: int, db: str | None) -> tuple[Stats
         extra = [args.redis] if processes > 1 else []
         ports = [free_port() for _ in range(processes)]
         servers = [
-            subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), args.loop, *extra])
+            subprocess.Popen(
+                [sys.executable, "-c", SERVER, db, str(port), args.loop, args.ws, *extra], env=env
+            )
             for port in ports
         ]
         bases = [f"{HOST}:{port}" for port in ports]
@@ -458,7 +494,9 @@ def p99(values: list[float]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seats", type=int, default=500, help="concurrent human seats")
+    parser.add_argument(
+        "--seats", default="500", help="concurrent human seats, or a list to run in turn"
+    )
     parser.add_argument("--per-table", type=int, default=4, help="seats at each table")
     parser.add_argument("--game", default="kariki")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play")
@@ -478,16 +516,31 @@ def main() -> None:
         default="default",
         help="the server's event loop (default: as `dicehall serve` picks it)",
     )
+    parser.add_argument(
+        "--ws",
+        choices=("default", "websockets", "websockets-sansio", "wsproto"),
+        default="default",
+        help="uvicorn's WebSocket implementation (default: as `dicehall serve` picks it)",
+    )
+    parser.add_argument(
+        "--baseline", type=Path, help="a source tree (has src/) whose server runs side by side"
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="with --baseline: paired runs")
     args = parser.parse_args()
     counts = [int(n) for n in args.processes.split(",")]
     if any(n > 1 for n in counts) and not (args.db and args.redis):
         raise SystemExit("several processes need --db postgresql+psycopg://... and --redis")
+    sizes = [int(n) for n in args.seats.split(",")]
+    if args.baseline is not None:
+        against_baseline(args, sizes, counts[0])
+        return
     rows = []
-    for n in counts:
-        stats, elapsed, cpu = run(args, n, args.db)
-        rows.append((n, stats, cpu))
-        report(args, n, stats, elapsed, cpu)
-    if len(rows) > 1:
+    for seats in sizes:
+        for n in counts:
+            stats, elapsed, cpu = run(args, n, args.db, seats)
+            rows.append((n, stats, cpu))
+            report(args, n, seats, stats, elapsed, cpu)
+    if len(counts) > 1:
         print("\nprocesses | moves/s | games | server CPU a move | p50 | p99")
         for n, stats, cpu in rows:
             lat = stats.latencies or [0.0]
@@ -498,10 +551,46 @@ def main() -> None:
             )
 
 
+def against_baseline(args: argparse.Namespace, sizes: list[int], processes: int) -> None:
+    """Each size `--rounds` times, the baseline tree's server then this one's, back to back
+    (a shared machine's load drifts: pairs, not separate sessions); medians side by side
+    and the median of the paired ratios of CPU a move."""
+    trees = {"baseline": args.baseline.resolve() / "src", "current": None}
+    for seats in sizes:
+        rows: dict[str, list[tuple[float, float, float, float, float]]] = {t: [] for t in trees}
+        for _ in range(args.rounds):
+            for name, src in trees.items():
+                stats, elapsed, cpu = run(args, processes, args.db, seats, src)
+                print(f"[{name}]", end=" ")
+                report(args, processes, seats, stats, elapsed, cpu)
+                moves = max(1, stats.moves)
+                lat = stats.latencies or [0.0]
+                rows[name].append(
+                    (
+                        stats.moves / args.seconds,
+                        cpu / moves * 1000,
+                        (cpu + stats.workers_cpu) / moves * 1000,
+                        statistics.median(lat) * 1000,
+                        p99(lat) * 1000,
+                    )
+                )
+        print(f"\n{seats} seats, {args.fairness} dice, medians of {args.rounds} paired runs")
+        print("tree | moves/s | server CPU a move | with its workers | p50 | p99")
+        for name, runs in rows.items():
+            m = [statistics.median(column) for column in zip(*runs, strict=True)]
+            cpu_ms = f"{m[1]:.2f} ms | {m[2]:.2f} ms"
+            print(f"{name} | {m[0]:.0f} | {cpu_ms} | {m[3]:.1f} ms | {m[4]:.1f} ms")
+        ratios = [c[2] / b[2] for b, c in zip(rows["baseline"], rows["current"], strict=True)]
+        print(
+            f"current/baseline CPU a move (with workers): {statistics.median(ratios):.2f} "
+            f"({min(ratios):.2f}-{max(ratios):.2f})\n"
+        )
+
+
 def report(
-    args: argparse.Namespace, processes: int, stats: Stats, elapsed: float, cpu: float
+    args: argparse.Namespace, processes: int, seats: int, stats: Stats, elapsed: float, cpu: float
 ) -> None:
-    tables = max(1, args.seats // args.per_table)
+    tables = max(1, seats // args.per_table)
     lat = stats.latencies or [0.0]
     where = "one process" if processes == 1 else f"{processes} processes of one site"
     print(

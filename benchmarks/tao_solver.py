@@ -7,7 +7,9 @@ for a single match and for the token game, and the heuristic's and random's.
 Prints one JSON object per step. Run it niced on a shared machine.
 With `--state FILE` the CFR+ state (regrets, values: about 600 MB) is kept
 there after every sweep, and a later run with the same FILE goes on from
-it: `--max-sweeps` counts the sweeps already made.
+it: `--max-sweeps` counts the sweeps already made. `--carry` carries the
+average strategy across sweeps (`solve(carry=True)`), and `--measure` gives
+the exploitability of the strategy stored after every sweep.
 """
 
 from __future__ import annotations
@@ -19,8 +21,15 @@ import time
 from pathlib import Path
 
 from dicehall.games.tao import stored_file, strategies
-from dicehall.games.tao.solver import CFRState, Model, Solved, exploitability, solve
-from dicehall.strategy.strategy_file import save
+from dicehall.games.tao.solver import (
+    CFRState,
+    Exploitability,
+    Model,
+    Solved,
+    exploitability,
+    solve,
+)
+from dicehall.strategy.strategy_file import load, save
 
 
 def main() -> None:
@@ -30,6 +39,8 @@ def main() -> None:
     parser.add_argument("--max-sweeps", type=int, default=strategies.SWEEPS)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--state", type=Path, default=None, help="keep / resume CFR+ state here")
+    parser.add_argument("--carry", action="store_true", help="carry the average across sweeps")
+    parser.add_argument("--measure", action="store_true", help="exploitability after each sweep")
     parser.add_argument("--bots", default="", help="also measure these bots (heuristic,random)")
     parser.add_argument("--no-solve", action="store_true", help="only measure --bots")
     parser.add_argument(
@@ -52,11 +63,7 @@ def main() -> None:
         if name == "solver" and found is None:
             raise SystemExit("no stored strategy to measure")
         policy = found.policy if name == "solver" and found else bot_policy(model, name)
-        e = exploitability(model, policy)
-        print(json.dumps({"step": "exploitability", "bot": name, "match": e.match,
-                          "token": e.token, "best_response": e.best_response,
-                          "opener_wins": e.policy_opener, "rounds": e.rounds,
-                          "seconds": time.perf_counter() - t}), flush=True)  # fmt: skip
+        report(name, exploitability(model, policy), t)
 
 
 def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> None:
@@ -72,6 +79,10 @@ def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> N
                 "change": solved.change, "seconds": solved.seconds}  # fmt: skip
         save(out, strategies.to_file(solved, meta))
         print(json.dumps({"step": "sweep", **meta}), flush=True)
+        if args.measure:
+            t = time.perf_counter()
+            stored = strategies.Strategy.of_file(load(out, "tao", 2, {}))
+            report("solver", exploitability(model, stored.policy), t)
 
     state: Path | None = args.state
     resume = CFRState.load(state) if state is not None and state.exists() else None
@@ -81,19 +92,22 @@ def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> N
     solved = solve(
         model, iterations=args.iterations, per_sweep=args.per_sweep,
         max_sweeps=args.max_sweeps, tick=tick, after_sweep=checkpoint, resume=resume,
-        keep=None if state is None else lambda kept: kept.save(state),
+        keep=None if state is None else lambda kept: kept.save(state), carry=args.carry,
     )  # fmt: skip
     meta = {"iterations": solved.iterations, "sweeps": solved.sweeps,
             "change": solved.change, "seconds": solved.seconds}  # fmt: skip
     stored = strategies.save_solved(solved, out, meta)
     print(json.dumps({"step": "solve", **meta, "history": solved.history, "out": str(out),
                       "bytes": out.stat().st_size}), flush=True)  # fmt: skip
-    t = time.perf_counter()
-    e = exploitability(model, stored.policy)
-    print(json.dumps({"step": "exploitability", "bot": "solver", "match": e.match,
+    if not args.measure:  # else measured after its sweep
+        report("solver", exploitability(model, stored.policy), time.perf_counter())
+
+
+def report(bot: str, e: Exploitability, since: float) -> None:
+    print(json.dumps({"step": "exploitability", "bot": bot, "match": e.match,
                       "token": e.token, "best_response": e.best_response,
                       "opener_wins": e.policy_opener, "rounds": e.rounds,
-                      "seconds": time.perf_counter() - t}), flush=True)  # fmt: skip
+                      "seconds": time.perf_counter() - since}), flush=True)  # fmt: skip
 
 
 def time_decisions(games: int, seats: int) -> None:

@@ -58,7 +58,7 @@ def sealed_game(
             step = {"seat": seat, "action": dict(rng.choice(state.legal_actions(seat)))}
         apply_step(state, step)
         steps.append(step)
-        fair.follow(step)
+        fair.follow([step])
         for audience, openings in fair.take_news().items():
             got[audience] += openings
     fair.settled()

@@ -1,4 +1,5 @@
-"""Start-up: bots sit down, and cached odds read back, without importing NumPy.
+"""Start-up: bots sit down, cached odds read back and a Kariki solver bot makes its first
+claim, without importing NumPy.
 
 NumPy and the solvers cost about a tenth of a CPU second to import, more than
 the rest of a command's start; they are imported at the first decision or
@@ -31,6 +32,22 @@ from dicehall.games import make_game
 make_game("kariki").odds({})
 """
 
+FIRST_CLAIM = """
+import random
+from dicehall.games import make_game
+from dicehall.games.kariki.solver_bot import SolverBot
+
+game = make_game("kariki", 4)
+state = game.new_state()
+for faces in ((6,), (1,), (2,), (3,)):
+    state.apply_chance(faces)  # the roll-off: seat 0 begins
+state.apply(0, state.legal_actions(0)[0])  # the direction
+state.apply_chance((6, 4))
+bot = SolverBot(game, 0, random.Random(0))
+assert state.view(0)["phase"] == "claim"
+bot.choose(state.view(0), state.legal_actions(0))
+"""
+
 
 def numpy_imported(code: str, cache: Path) -> bool:
     """Whether running `code` in a fresh interpreter imports NumPy."""
@@ -50,3 +67,10 @@ def test_every_bot_of_every_game_sits_down_without_numpy(tmp_path: Path) -> None
 def test_kariki_odds_read_from_the_cache_without_numpy(tmp_path: Path) -> None:
     assert numpy_imported(KARIKI_ODDS, tmp_path)  # the first run computes the solver's rows
     assert not numpy_imported(KARIKI_ODDS, tmp_path)  # the next reads them back
+
+
+def test_kariki_solver_claims_on_the_first_roll_from_the_cache_without_numpy(
+    tmp_path: Path,
+) -> None:
+    assert numpy_imported(FIRST_CLAIM, tmp_path)  # the first run caches the opening's chances
+    assert not numpy_imported(FIRST_CLAIM, tmp_path)

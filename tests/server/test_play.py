@@ -117,8 +117,10 @@ def test_the_leak_check_catches_a_leak(tmp_path: Path, monkeypatch: pytest.Monke
     """A server that slipped seat 0's die to spectators must fail the message check."""
     honest = LiveTable._position
 
-    def leaky(self: LiveTable, seat: int | None) -> dict[str, Any]:
-        position = honest(self, seat)
+    def leaky(
+        self: LiveTable, seat: int | None, turn: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        position = honest(self, seat, turn)
         if seat is None:
             position["view"] = {**position["view"], "my_die": self.state.view(0)["my_die"]}
         return position

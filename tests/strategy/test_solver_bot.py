@@ -11,7 +11,11 @@ from hypothesis import strategies as st
 
 from dicehall.core import RandomDice, Table, make_bots
 from dicehall.games import make_game
+from dicehall.games.kariki import opening, solver_bot
+from dicehall.games.kariki.rounds import ZERO
+from dicehall.games.kariki.rules import RANK_NAMES
 from dicehall.games.kariki.solver_bot import SolverBot
+from dicehall.games.kariki.strategies import strategy_for
 
 
 def test_solver_is_listed_first() -> None:
@@ -55,6 +59,47 @@ def test_solver_play_is_reproducible_from_a_seed() -> None:
 
     assert play(4) == play(4)
     assert play(4) != play(5)
+
+
+def test_opening_table_holds_the_strategys_own_chances(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first roll's decisions, cached and read back, are the strategy's chances exactly."""
+    monkeypatch.setenv("DICEHALL_CACHE", str(tmp_path))
+    opening._opening.cache_clear()
+    try:
+        game = make_game("kariki", 2)
+        computed = opening.opening_chances(game)
+        opening._opening.cache_clear()
+        read = opening.opening_chances(game)
+    finally:
+        opening._opening.cache_clear()
+    assert read == computed
+    strategy = strategy_for(game)
+    zero = strategy.scores.index[ZERO]
+    assert {key for key in read} == {
+        (subgame, key) for subgame in opening.FRESH_ROLLS for key in strategy.infosets[subgame]
+    }
+    claims = [key for (_, key) in read if key[0] == 0]
+    assert len(claims) == 2 * (len(RANK_NAMES) - 1)  # every rank but a Kariki, shown at once
+    for (subgame, key), chances in read.items():
+        assert chances == [float(c) for c in strategy.chances(zero, subgame, key)]
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_solver_plays_the_same_from_the_opening_table_as_from_the_strategy(
+    seats: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = make_game("kariki", seats)
+
+    def play(seed: int) -> list[object]:
+        table = Table(game, RandomDice(seed), record=False)
+        table.play(make_bots(game, ["solver"], random.Random(seed)))
+        return table.steps
+
+    with_table = [play(seed) for seed in range(3)]
+    monkeypatch.setattr(solver_bot, "opening_chances", lambda game: {})
+    assert [play(seed) for seed in range(3)] == with_table
 
 
 def test_advice_shows_the_solvers_chances_and_the_claims_posterior() -> None:

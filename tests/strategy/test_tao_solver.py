@@ -174,13 +174,17 @@ def test_the_two_stone_match_solves_to_an_equilibrium() -> None:
     assert e_uniform.match > 10 * e.match
 
 
-def test_a_solve_resumed_from_its_kept_state_goes_on_exactly(tmp_path: Path) -> None:
-    """Stopped after two sweeps and resumed from the file, it ends where one run ends."""
+@pytest.mark.parametrize("carry", [False, True])
+def test_a_solve_resumed_from_its_kept_state_goes_on_exactly(tmp_path: Path, carry: bool) -> None:
+    """Stopped after two sweeps and resumed from the file, it ends where one run ends
+    (with a carried average too: its weights are kept with the regrets)."""
     m = model()
-    straight = solve(m, iterations=20, per_sweep=5, max_sweeps=4)
+    straight = solve(m, iterations=20, per_sweep=5, max_sweeps=4, carry=carry)
     where = tmp_path / "state.npz"
-    solve(m, iterations=20, per_sweep=5, max_sweeps=2, keep=lambda kept: kept.save(where))
-    resumed = solve(m, iterations=20, per_sweep=5, max_sweeps=4, resume=CFRState.load(where))
+    solve(m, iterations=20, per_sweep=5, max_sweeps=2, carry=carry, keep=lambda k: k.save(where))
+    resumed = solve(
+        m, iterations=20, per_sweep=5, max_sweeps=4, carry=carry, resume=CFRState.load(where)
+    )
     assert (resumed.sweeps, resumed.iterations) == (4, straight.iterations)
     assert np.array_equal(resumed.values, straight.values)
     assert np.array_equal(resumed.policy.stage2, straight.policy.stage2)

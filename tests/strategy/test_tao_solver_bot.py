@@ -144,16 +144,33 @@ def test_advice_gives_the_solvers_chances_and_win_chances(solved: Strategy) -> N
     assert game.advice(other.view(0), legal) == table
 
 
-def test_advice_at_more_seats_says_it_is_not_the_solvers_model() -> None:
+def test_advice_at_more_seats_is_the_bet_readers_and_says_so() -> None:
+    """Three seats: the solver's model there (the bet reader), its choice marked, the
+    chances read from the bets (a first raiser is strong), and blind to others' dice (C6)."""
     game = make_game("tao", 3, {"opener": "0"})
     state = game.new_state()
     for seat in (0, 1, 2):
         state.apply(seat, {"type": "ante", "white": 0})
-    for _ in range(3):
-        state.apply_chance((3, 4))
-    table = game.advice(state.view(0), state.legal_actions(0))
-    assert table is not None and table.extra["model"] == "naive showdown"
-    assert "Not the solver's model" in table.note
+    for faces in ((6, 5), (4, 4), (2, 2)):
+        state.apply_chance(faces)
+    before = game.advice(state.view(1), [{"type": "pass"}])  # not its turn: a legal stand-in
+    state.apply(0, {"type": "raise", "white": 0})  # an equity bettor raises on strength
+    legal = state.legal_actions(1)
+    table = game.advice(state.view(1), legal)
+    assert table is not None and table.extra["model"] == "bet reader"
+    assert "bet reader" in table.title and "Bayes" in table.note
+    assert [row[0] for row in table.rows] == [game.action_label(a) for a in legal]
+    bot = SolverBot(game, 1, random.Random(0))
+    chosen = bot.choose(state.view(1), legal)
+    assert [row[1] for row in table.rows] == [1.0 if a == chosen else 0.0 for a in legal]
+    assert all(0 <= row[2] <= 1 and 0 <= row[3] <= 1 for row in table.rows)
+    assert before is not None
+    keep = next(
+        row for row, a in zip(table.rows, legal, strict=True) if a == {"type": "call", "white": 0}
+    )
+    assert keep[2] < before.rows[0][2]  # the raise says seat 0 is strong: a worse showdown
+    other = state.resample_hidden(1, random.Random(4))
+    assert game.advice(other.view(1), legal) == table
 
 
 def test_odds_show_the_solvers_opening_from_its_model(solved: Strategy) -> None:
@@ -218,3 +235,48 @@ def test_the_bets_say_a_first_raiser_holds_strong_dice_and_a_white_payer_threw_a
         state.apply_chance(state.chance_dice()[0][:1] * len(state.chance_dice()))
     assert state.view(0)["stage"] == 2
     assert np.allclose(hands(state.view(0))[1], PRIOR)  # the new dice: nothing known
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_the_shared_reading_of_the_bets_is_a_fresh_reading_at_every_decision(seats: int) -> None:
+    """The bots of a table go on from one reading of the round's bets (`Reading.of`): at
+    every decision it gives each other player's weights exactly as reading the round
+    again from its first bet does, and so the same choice."""
+    from dicehall.games.tao.reading import Reading, hands
+
+    game = make_game("tao", seats, {"length": "single"})
+    table = Table(game, RandomDice(seats), record=False)
+    bots = make_bots(game, ["solver"], random.Random(seats))
+    compared = [0]
+
+    def check(t: Table) -> None:
+        for seat in t.state.actors():
+            view = t.state.view(seat)
+            if view["phase"] != "bet" or compared[0] >= 400:
+                continue
+            shared, fresh = Reading.of(view).hands(view), hands(view)
+            assert shared.keys() == fresh.keys() and seat not in fresh
+            for s in fresh:
+                assert np.array_equal(shared[s], fresh[s])
+            compared[0] += 1
+
+    table.play(bots, on_step=check)
+    assert compared[0] > 20
+
+
+def test_the_readers_equity_table_is_the_equity_bettors_own_equities() -> None:
+    """All eleven 2d6 sums at once (the batch's whole-number arrays) equal `bots.equities`
+    asked sum by sum, to the last bit, in both stages, against known and unknown d12s."""
+    from dicehall.games.tao.bots import equities
+    from dicehall.games.tao.reading import SUMS, equity_table
+
+    rng = random.Random(5)
+    for _ in range(60):
+        stage = rng.choice((1, 2))
+        own = rng.randint(1, 12) if stage == 2 else None
+        seen = [None if stage == 1 or rng.random() < 0.3 else rng.randint(1, 12)
+                for _ in range(rng.randint(1, 5))]  # fmt: skip
+        others = tuple(sorted(seen, key=lambda d: -1 if d is None else d))
+        keeps, rerolls = equity_table(stage, own, others)
+        asked = [equities(s, own, others, stage) for s in SUMS]
+        assert asked == list(zip(keeps, rerolls, strict=True))

@@ -53,13 +53,26 @@ def face_table(dice: Throw) -> tuple[Faces, ...] | None:
     return tuple(itertools.product(*dice)) if throw_size(dice) <= FACE_TABLE_LIMIT else None
 
 
+_TABLES_BY_ID: dict[int, tuple[Throw, tuple[Faces, ...] | None]] = {}
+"""`face_table` of the throws the games hand out, by the throw's identity: hashing a throw
+(a tuple of tuples of faces) costs more than drawing from it. Each entry holds its
+throw, so no other object can take its id while it is here."""
+TABLES_BY_ID_LIMIT = 256
+
+
 def random_faces(dice: Throw, rand: Callable[[], float]) -> Faces:
     """A fair outcome of a throw from `rand` (uniform on [0, 1)), valid by construction.
 
     The fast path's dice: a small throw costs one random number and one index
-    into its cached outcomes, a large one a random number per die.
+    into its cached outcomes, a large one a random number per die. Games hand
+    out the same few throw objects (module constants), found here by identity.
     """
-    table = face_table(dice)
+    entry = _TABLES_BY_ID.get(id(dice))
+    if entry is None:
+        entry = (dice, face_table(dice))
+        if len(_TABLES_BY_ID) < TABLES_BY_ID_LIMIT:
+            _TABLES_BY_ID[id(dice)] = entry
+    table = entry[1]
     if table is not None:
         return table[int(rand() * len(table))]
     return tuple([die[int(rand() * len(die))] for die in dice])

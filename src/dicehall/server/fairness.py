@@ -118,9 +118,9 @@ class SeedTable:
     def throw(self, dice: Throw) -> Faces:
         return self.dice.throw(dice)
 
-    def follow(self, step: Mapping[str, Any], replayed: bool = False) -> None:
-        if replayed and "chance" in step:
-            self.dice.count += 1
+    def follow(self, steps: Sequence[Mapping[str, Any]], replayed: bool = False) -> None:
+        if replayed:
+            self.dice.count += sum("chance" in step for step in steps)
 
     def take_news(self) -> dict[Audience, list[dict[str, Any]]]:
         return {}
@@ -247,25 +247,32 @@ class SealedTable:
         self.tracker = tracker
         self.on_news = on_news
 
-    def follow(self, step: Mapping[str, Any], replayed: bool = False) -> None:
-        """Track a step the table took; `replayed`: rebuilt from the database."""
-        if replayed:
-            if "chance" in step:
-                self.dice.count += 1
-            elif "entropy" in step:
-                record = step["entropy"]
-                values = [_bytes(v) for v in record["values"]]
-                self.dice.entropy[record["batch"]] = batch_entropy(
-                    self.dice.root(record["batch"]), values
-                )
+    def follow(self, steps: Sequence[Mapping[str, Any]], replayed: bool = False) -> None:
+        """Track steps the table took, in order; `replayed`: rebuilt from the database.
+        A live table hands them to the tracker as one job: a move and the throws that
+        follow it at once cost one hand-over to the worker process, not one each."""
         with self._lock:
-            self._steps.append(step)
-            if "chance" in step:
-                self._shown.append(set())
-            if self.tracker is None:
-                self._found(self.inline.step(step))
-            else:
+            for step in steps:
+                if replayed:
+                    self._replayed(step)
+                self._steps.append(step)
+                if "chance" in step:
+                    self._shown.append(set())
+                if self.tracker is None:
+                    self._found(self.inline.step(step))
+            if self.tracker is not None and steps:
                 self._send()
+
+    def _replayed(self, step: Mapping[str, Any]) -> None:
+        """The dice's own count and entropy, brought up to a stored step."""
+        if "chance" in step:
+            self.dice.count += 1
+        elif "entropy" in step:
+            record = step["entropy"]
+            values = [_bytes(v) for v in record["values"]]
+            self.dice.entropy[record["batch"]] = batch_entropy(
+                self.dice.root(record["batch"]), values
+            )
 
     def _send(self) -> None:
         """Hand the steps not yet sent to the tracker (all of them after a lost worker)."""

@@ -59,6 +59,7 @@ log = logging.getLogger("dicehall.server")
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
 THROWS = -1  # the key in `_bot_turns` of the table's throws for a seat a bot took over
 CLOSED = "closed"  # expired while waiting, or left by every person (settings.when_empty)
+MAX_LABELS = 4096  # action labels a table keeps (_choices); a game's actions are far fewer
 
 
 class Listener(Protocol):
@@ -106,6 +107,9 @@ class LiveTable:
         self._turns: dict[int, tuple[int, list[Action]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._public: tuple[int, Any] | None = None  # (step, spectator view) while stepping
+        # id(action) -> (action, its label), where labels name actions alone (_choices)
+        own_labels = type(game).choice_label is not Game.choice_label
+        self._labels: dict[int, tuple[Action, str]] | None = None if own_labels else {}
         self.steps: list[dict[str, Any]] = []
         self.stored_status = record.status
         self.state: State = game.new_state(record=True)
@@ -143,7 +147,7 @@ class LiveTable:
             self.dice.track_live(self.tracker, self._openings_found)
         for step in steps:
             apply_step(self.state, step)
-            self.dice.follow(step, replayed=True)
+        self.dice.follow(steps, replayed=True)
         self.steps = list(steps)
         self._turns = {}
         self._track_turns(None)
@@ -495,8 +499,7 @@ class LiveTable:
             faces = self.dice.throw(state.chance_dice())
             state.apply_chance(faces)
             self.steps.append({"chance": list(faces)})
-        for step in self.steps[first:]:
-            self.dice.follow(step)
+        self.dice.follow(self.steps[first:])
         if state.is_over():
             self.record.status = OVER
         changed = self.record.status if self.record.status != self.stored_status else None
@@ -811,20 +814,42 @@ class LiveTable:
     def deadline(self) -> float | None:
         return min(self.deadlines.values()) if self.deadlines else None
 
-    def _position(self, seat: int | None) -> dict[str, Any]:
-        state = self.state
-        legal = state.legal_actions(seat) if seat is not None and self.status == PLAYING else ()
-        view = state.view(seat)
+    def _turn(self) -> dict[str, Any]:
+        """What every seat's position shares: the step, whose turn and throw, the clocks."""
         return {
             "step": len(self.steps),
             "status": self.status,
-            "view": view,
-            "legal": [{"action": a, "label": self.game.choice_label(view, a)} for a in legal],
-            "actors": list(state.actors()),
+            "actors": list(self.state.actors()),
             "throw_due": self.throw_due(),
             "deadline": self.deadline(),
             "deadlines": {str(s): t for s, t in self.deadlines.items()},
         }
+
+    def _position(self, seat: int | None, turn: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The position as `seat` sees it; `turn`, the shared part, when it is made once
+        for every seat (an update)."""
+        state = self.state
+        legal = state.legal_actions(seat) if seat is not None and self.status == PLAYING else ()
+        view = state.view(seat)
+        return {"view": view, "legal": self._choices(view, legal), **(turn or self._turn())}
+
+    def _choices(self, view: Any, legal: Sequence[Action]) -> list[dict[str, Any]]:
+        """The legal actions with their labels. A game that names an action by the action
+        alone (no `choice_label` of its own) has each label made once per table: the games
+        hand out the same constant action dicts every turn, and a label cost more than the
+        seat's whole view (Kariki's claims, a dozen a turn)."""
+        if self._labels is None:
+            return [{"action": a, "label": self.game.choice_label(view, a)} for a in legal]
+        labels = self._labels
+        out = []
+        for action in legal:
+            held = labels.get(id(action))
+            if held is None or held[0] is not action:  # held: the dict, so its id stays its
+                if len(labels) >= MAX_LABELS:
+                    labels.clear()
+                held = labels[id(action)] = (action, self.game.action_label(action))
+            out.append({"action": action, "label": held[1]})
+        return out
 
     def welcome(self, seat: int | None) -> str:
         return dumps(
@@ -855,7 +880,7 @@ class LiveTable:
         """An update per listener, built once per seat, then "over" if the game ended."""
         texts: dict[int | None, str] = {}
         over = self.over_message() if self.status == OVER else None
-
+        turn = self._turn()
         for listener in list(self.listeners):
             seat = listener.seat
             text = texts.get(seat)
@@ -864,7 +889,7 @@ class LiveTable:
                     "type": "update",
                     "from_step": first,
                     "events": self.state.events_for(seat, logged),
-                    **self._position(seat),
+                    **self._position(seat, turn),
                 }
                 text = texts[seat] = dumps(update)
             listener.push(text)

@@ -28,6 +28,9 @@ state (score zero); the trees of all scores are the same and only their leaf
 values differ, so one CFR batch solves a subgame for many scores at once.
 This module knows Kariki's state fields only to set up a score
 (`round_start`) and to read one back; every move goes through `State.apply`.
+It imports NumPy and the tree builder only where it builds trees or arrays, so
+a solver bot can name the score and infoset of a decision (`score_of_view`,
+`infoset_key`) and play its opening from a cached table without them.
 """
 
 from __future__ import annotations
@@ -35,8 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from dicehall.core import Game, State, View
 from dicehall.games.kariki.rules import (
@@ -55,7 +57,11 @@ from dicehall.games.kariki.rules import (
     THROW,
     KarikiState,
 )
-from dicehall.strategy.tree import IntArray, Tree, build_tree
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from dicehall.strategy.tree import IntArray, Tree
 
 CLAIMS = tuple(range(-1, DOUBLE_SIXES + 1))
 """The claims a subgame's thrower may have to beat: -1 (a fresh roll) to Double Sixes."""
@@ -100,22 +106,28 @@ class Scores:
         return len(self.all)
 
     def of_view(self, view: View, me: int = 0, other: int = 1) -> int:
-        """The score of a view, seat `me` taken as seat 0 (for more seats, a pair of them)."""
-        berries, crowns, used = view["berries"], view["crowns"], view["emergency_used"]
-        key = Score(
-            (min(berries[me], BERRIES_POO), min(berries[other], BERRIES_POO)),
-            (crowns[me] % 3, crowns[other] % 3),
-            (bool(used[me]) and self.high_rollers, bool(used[other]) and self.high_rollers),
-        )
-        return self.index[key]
+        """The index of a view's score, seat `me` taken as seat 0 (`score_of_view`)."""
+        return self.index[score_of_view(view, self.high_rollers, me, other)]
 
     def levels(self) -> list[IntArray]:
         """Score indices by potential, the closest to the end first."""
+        import numpy as np
+
         top = max(s.potential for s in self.all)
         return [
             np.array([i for i, s in enumerate(self.all) if s.potential == level], dtype=np.int64)
             for level in range(top, -1, -1)
         ]
+
+
+def score_of_view(view: View, high_rollers: bool, me: int = 0, other: int = 1) -> Score:
+    """The score of a view, seat `me` taken as seat 0 (for more seats, a pair of them)."""
+    berries, crowns, used = view["berries"], view["crowns"], view["emergency_used"]
+    return Score(
+        (min(berries[me], BERRIES_POO), min(berries[other], BERRIES_POO)),
+        (crowns[me] % 3, crowns[other] % 3),
+        (bool(used[me]) and high_rollers, bool(used[other]) and high_rollers),
+    )
 
 
 def round_start(game: Game, score: Score, beginner: int) -> KarikiState:
@@ -189,6 +201,8 @@ class RoundModel:
         return state
 
     def _build(self, thrower: int, p: int) -> Tree:
+        from dicehall.strategy.tree import build_tree
+
         def leaf(state: State) -> Hashable | None:
             assert isinstance(state, KarikiState)
             if state.phase in (OVER, EMERGENCY) or state.berries != [0, 0]:

@@ -13,7 +13,9 @@ claims beat the heuristic at every seat count (docs/strategy.md).
 The emergency berry (K9) is always bought: staying in never lowers a chance
 of winning. The bot draws its actions from its own random source, so a seed
 makes its play reproducible. It loads the strategy (and NumPy with it) at its
-first claim or answer, not when it sits down, so a table starts at once.
+first claim or answer past a match's first roll, not when it sits down, so a
+table starts at once: the decisions of the first roll come from a small cached
+table of the same chances (`opening.py`).
 """
 
 from __future__ import annotations
@@ -25,11 +27,19 @@ from typing import TYPE_CHECKING, Any
 
 from dicehall.core import Game, View
 from dicehall.games.kariki.bots import HeuristicBot
+from dicehall.games.kariki.opening import opening_chances
+from dicehall.games.kariki.rounds import (
+    ZERO,
+    InfosetKey,
+    Scores,
+    infoset_key,
+    score_of_view,
+    subgame_of,
+)
 from dicehall.games.kariki.rules import BUY, LEFT
 from dicehall.games.kariki.strategies import strategy_for
 
 if TYPE_CHECKING:
-    from dicehall.games.kariki.rounds import InfosetKey, Scores
     from dicehall.games.kariki.solver import Strategy, Subgame
 
 
@@ -44,19 +54,23 @@ def next_in(view: View, seat: int) -> int:
     return seat
 
 
-def two_seat_position(view: View, scores: Scores) -> tuple[int, Subgame, InfosetKey]:
-    """(score, subgame, infoset) of a decision in the two-seat game.
+def two_seat_seats(view: View) -> tuple[int, int, Subgame, InfosetKey]:
+    """(seat 0, seat 1, subgame, infoset) of a decision in the two-seat game.
 
     At two seats the seats are the real ones; at more (claims only), the
     thrower is seat 0 of the two-seat game and the next player seat 1.
     """
-    from dicehall.games.kariki.rounds import infoset_key, subgame_of
-
     subgame, key = subgame_of(view), infoset_key(view)
     if len(view["out"]) == 2:
-        return scores.of_view(view), subgame, key
+        return 0, 1, subgame, key
     me = int(view["seat"])
-    return scores.of_view(view, me, next_in(view, me)), (0, subgame[1]), key
+    return me, next_in(view, me), (0, subgame[1]), key
+
+
+def two_seat_position(view: View, scores: Scores) -> tuple[int, Subgame, InfosetKey]:
+    """(score, subgame, infoset) of a decision in the two-seat game (`two_seat_seats`)."""
+    me, other, subgame, key = two_seat_seats(view)
+    return scores.of_view(view, me, other), subgame, key
 
 
 class SolverBot:
@@ -79,15 +93,23 @@ class SolverBot:
                 chosen = self.answers.choose(view, legal)
                 return [1.0 if action == chosen else 0.0 for action in legal]
         if view["phase"] in ("claim", "respond"):
-            score, subgame, key = two_seat_position(view, self.strategy.scores)
-            chances = self.strategy.chances(score, subgame, key)
+            chances = self.chances(view)
             if len(chances) == len(legal):
-                return [float(c) for c in chances]
-            raise AssertionError(
-                f"the strategy has {len(chances)} actions at {key}, not {len(legal)}"
-            )
+                return chances
+            raise AssertionError(f"the strategy has {len(chances)} actions, not {len(legal)}")
         wanted = BUY if view["phase"] == "emergency" else LEFT
         return [1.0 if action == wanted else 0.0 for action in legal]
+
+    def chances(self, view: View) -> list[float]:
+        """The strategy's chances at a claim or answer: from the opening table on a match's
+        first roll, else from the strategy (loaded at the first such decision)."""
+        me, other, subgame, key = two_seat_seats(view)
+        if score_of_view(view, bool(self.game.options["high_rollers"]), me, other) == ZERO:
+            opening = opening_chances(self.game).get((subgame, key))
+            if opening is not None:
+                return opening
+        score = self.strategy.scores.of_view(view, me, other)
+        return [float(c) for c in self.strategy.chances(score, subgame, key)]
 
     def choose(self, view: View, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
         chances = self.policy(view, legal)

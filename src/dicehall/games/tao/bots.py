@@ -45,10 +45,17 @@ def equity_choice(
     have done with each hand (`reading.py`).
     """
     keep, reroll = equities(where.two_d6, where.d12, where.opponents, stage)
+    return bet_by_equity(keep, reroll, len(where.opponents), legal, pot, cost)
+
+
+def bet_by_equity(
+    keep: float, reroll: float, opponents: int, legal: Sequence[Action], pot: int, cost: int
+) -> Action:
+    """`equity_choice` from the two equities (keeping the dice, rerolling the stage's dice)."""
     wants_reroll = reroll > keep
     best = max(keep, reroll) if any(a.get("white", 0) > 0 for a in legal) else keep
     if legal[0]["type"] == "pass":
-        if best * (len(where.opponents) + 1) > RAISE_MARGIN:
+        if best * (opponents + 1) > RAISE_MARGIN:
             return pay_with(legal, "raise", wants_reroll)
         return legal[0]
     if cost == 0 or best * (pot + cost) >= cost:

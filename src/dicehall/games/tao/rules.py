@@ -155,6 +155,12 @@ def clockwise_orders(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple((start + i) % n for i in range(n)) for start in range(n))
 
 
+@cache
+def seat_die(n: int) -> Throw:
+    """D3: the throw that picks the first player, one die whose faces are the seats."""
+    return (tuple(range(n)),)
+
+
 def bid_unit(seats: int, out: int) -> int:
     """D11: m = 1 + floor(players out / 2) in matches that began with four or more."""
     return 1 + out // 2 if seats >= 4 else 1
@@ -278,7 +284,7 @@ class TaoState(State):
         n = game.seats
         self.n = n
         self.orders = clockwise_orders(n)
-        self.seat_die: Throw = (tuple(range(n)),)  # D3: a die whose faces are the seats
+        self.seat_die = seat_die(n)
         self.length = str(game.options["length"])
         # Match: stones by colour, the pot, who is out, the bid unit.
         self.black = [START_BLACK] * n
@@ -400,7 +406,7 @@ class TaoState(State):
             self.must_reroll[seat] = white > 0  # D5: one reroll however many white
             if kind == "raise":
                 self.raiser = seat
-                self.queue = [s for s in self.orders[seat][1:] if self.in_round[s]]
+                self.queue = self._seats_in(seat)[1:]
                 self.pos = 0
             else:
                 self._next_bettor()
@@ -409,9 +415,12 @@ class TaoState(State):
         phase = self.phase
         if phase == OPENER:
             self.first_player = int(faces[0])
-            self.emit(
-                "first", f"Seat {self.first_player} is the first player.", seat=self.first_player
-            )
+            if self.log is not None:
+                self.emit(
+                    "first",
+                    f"Seat {self.first_player} is the first player.",
+                    seat=self.first_player,
+                )
             self._start_match()
             return
         seat = self.queue[self.pos]
@@ -464,7 +473,8 @@ class TaoState(State):
     def _seats_in(self, start: int | None = None) -> list[int]:
         """Seats in the round, in seat order or clockwise from `start`."""
         order = range(self.n) if start is None else self.orders[start]
-        return [s for s in order if self.in_round[s]]
+        in_round = self.in_round
+        return [s for s in order if in_round[s]]
 
     def _reset_bets(self) -> None:
         n = self.n
@@ -482,7 +492,8 @@ class TaoState(State):
         self.m = bid_unit(n, 0)
         self.round_no = 1
         self.tiebreak = 0
-        self.emit("match", f"Match {self.match_no} begins.", match=self.match_no)
+        if self.log is not None:
+            self.emit("match", f"Match {self.match_no} begins.", match=self.match_no)
         self.in_round = [True] * n
         self._start_round(ante=True)
 
@@ -529,7 +540,8 @@ class TaoState(State):
         self.pos += 1
         if self.pos < len(self.queue):
             return
-        rerolls = [s for s in range(self.n) if self.must_reroll[s] and self.in_round[s]]
+        must, in_round = self.must_reroll, self.in_round
+        rerolls = [s for s in range(self.n) if must[s] and in_round[s]] if True in must else []
         if rerolls:  # D5: after all betting in the stage
             self.phase = REROLL
             self.queue = rerolls
@@ -553,9 +565,8 @@ class TaoState(State):
         self.must_reroll[seat] = False
         if self.log is not None:
             self.emit("fold", f"Seat {seat} folds.", seat=seat)
-        left = self._seats_in()
-        if len(left) == 1:
-            self._take_pot(left[0])
+        if self.in_round.count(True) == 1:
+            self._take_pot(self.in_round.index(True))
         else:
             self._next_bettor()
 

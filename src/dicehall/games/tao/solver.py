@@ -459,10 +459,14 @@ class CFRState:
     sweeps: int
     history: list[tuple[int, float]]
     seconds: float
+    averages: list[Array] | None = None
+    """With a carried average (`solve(carry=True)`): its weights, laid out as `regrets`."""
 
     def save(self, where: Path) -> None:
-        """One uncompressed archive (about 600 MB): written beside, then moved into place."""
+        """One uncompressed archive (about 600 MB, twice that with averages): written beside,
+        then moved into place."""
         arrays: dict[str, Any] = {f"r{i}": r for i, r in enumerate(self.regrets)}
+        arrays.update({f"a{i}": a for i, a in enumerate(self.averages or [])})
         arrays.update(
             values=self.values, ante_o=self.ante_o, ante_x=self.ante_x,
             counts=np.array([self.iterations, self.sweeps]),
@@ -478,10 +482,12 @@ class CFRState:
     def load(cls, where: Path) -> CFRState:
         with np.load(where) as z:
             regrets = [z[f"r{i}"] for i in range(sum(1 for k in z.files if k.startswith("r")))]
+            averages = [z[f"a{i}"] for i in range(sum(1 for k in z.files if k[0] == "a"
+                                                           and k[1:].isdigit()))]  # fmt: skip
             iterations, sweeps = (int(c) for c in z["counts"])
             history = [(int(i), float(c)) for i, c in z["history"]]
             return cls(regrets, z["values"], z["ante_o"], z["ante_x"], iterations, sweeps,
-                       history, float(z["seconds"]))  # fmt: skip
+                       history, float(z["seconds"]), averages or None)  # fmt: skip
 
 
 class CFR:
@@ -499,26 +505,40 @@ class CFR:
     def regrets(self) -> list[Array]:
         return [r for block in self.blocks for r in block[:2]]
 
-    def restore(self, regrets: list[Array], iterations: int) -> None:
-        """Go on from saved regrets (`CFRState`)."""
+    def averages(self) -> list[Array]:
+        return [a for block in self.blocks for a in block[2:]]
+
+    def restore(
+        self, regrets: list[Array], iterations: int, averages: list[Array] | None = None
+    ) -> None:
+        """Go on from saved regrets (`CFRState`), and a carried average's weights if kept."""
         if len(regrets) != 2 * len(self.blocks):
             raise ValueError(f"{len(regrets)} regret arrays for {len(self.blocks)} chunks")
         for i, block in enumerate(self.blocks):
             for stage in (0, 1):
                 block[stage][...] = regrets[2 * i + stage]
+                if averages is not None:
+                    block[2 + stage][...] = averages[2 * i + stage]
         self.iterations = iterations
 
-    def run(self, ext: Array, iterations: int, tick: Tick | None = None) -> None:
+    def run(
+        self, ext: Array, iterations: int, tick: Tick | None = None, carry: bool = False
+    ) -> None:
         """`iterations` more CFR+ iterations on every round, given the values `ext`.
 
-        The regrets carry over from earlier runs (a warm start), the average
-        starts afresh: iterations against other leaf values would bias it.
+        The regrets carry over from earlier runs (a warm start). Without
+        `carry` the average starts afresh, iteration t of this run weighing t.
+        With `carry` the average goes on across runs, iteration t of the whole
+        solve weighing t (CFR+'s linear weights): the iterations of a sweep
+        played against earlier leaf values keep a share of about
+        (t_then / t_now)^2 of the average, which vanishes as the values settle,
+        while the average itself stops being limited to one sweep's iterations.
         Each player's chances are recomputed after its own update only, at
         its own nodes: the other nodes' regrets have not moved.
         """
         model = self.model
-        start = 0
-        for block in self.blocks:
+        start = self.iterations if carry else 0
+        for block in self.blocks if not carry else ():
             block[2][...] = 0
             block[3][...] = 0
         own = [[node for node in range(N_NODES) if NODE_PLAYER[node] == p] for p in (0, 1)]
@@ -573,14 +593,20 @@ def solve(
     after_sweep: Callable[[Solved], None] | None = None,
     resume: CFRState | None = None,
     keep: Callable[[CFRState], None] | None = None,
+    carry: bool = False,
 ) -> Solved:
     """CFR+ on every round given the values, the values of the result, repeated.
 
     Sweeps run `per_sweep`, then twice as many, ... up to `iterations` CFR+
-    iterations (the regrets carry over, each sweep averages its own), until a
-    sweep of `iterations` moves the values by less than `tolerance`.
-    `keep` receives the state after every sweep; `resume` goes on from one
-    (its sweeps count towards `max_sweeps`), so a stopped solve loses at most a sweep.
+    iterations (the regrets carry over), until a sweep of `iterations` moves
+    the values by less than `tolerance`. Each sweep averages its own
+    iterations, so the values' change settles at the noise of a sweep's
+    average (about 1e-4 with sweeps of 80); with `carry` the average goes on
+    across sweeps (`CFR.run`), and the change keeps falling as the whole
+    solve's iterations grow. `keep` receives the state after every sweep;
+    `resume` goes on from one (its sweeps count towards `max_sweeps`), so a
+    stopped solve loses at most a sweep. A carried average resumed from a
+    state kept without one starts at the resumed iteration.
     """
     start = time.perf_counter()
     cfr = CFR(model)
@@ -591,7 +617,7 @@ def solve(
     sweeps = 0
     before = 0.0
     if resume is not None:
-        cfr.restore(resume.regrets, resume.iterations)
+        cfr.restore(resume.regrets, resume.iterations, resume.averages if carry else None)
         values, ante_o, ante_x = resume.values, resume.ante_o, resume.ante_x
         history, sweeps, before = list(resume.history), resume.sweeps, resume.seconds
         change = history[-1][1] if history else np.inf
@@ -599,7 +625,7 @@ def solve(
         sweeps += 1
         ext = extended(model, values, ante_o, ante_x)
         count = min(iterations, per_sweep * 2 ** (sweeps - 1))
-        cfr.run(ext, count, None if tick is None else lambda d, t: tick("CFR+", d, t))
+        cfr.run(ext, count, None if tick is None else lambda d, t: tick("CFR+", d, t), carry)
         policy = cfr.policy(ante_o, ante_x)
         transitions = policy_transitions(model, policy)
         new = evaluate(model, transitions, ante_o, ante_x)
@@ -616,7 +642,7 @@ def solve(
         seconds = before + time.perf_counter() - start
         if keep is not None:
             keep(CFRState(cfr.regrets(), values, ante_o, ante_x, cfr.iterations, sweeps,
-                          list(history), seconds))  # fmt: skip
+                          list(history), seconds, cfr.averages() if carry else None))  # fmt: skip
         if after_sweep is not None:
             after_sweep(Solved(policy, values, sweeps, cfr.iterations, change, seconds,
                                list(history)))  # fmt: skip

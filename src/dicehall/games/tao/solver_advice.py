@@ -8,12 +8,18 @@ The other's hidden dice are weighed by Bayes over the bets so far, the
 other playing the solver's strategy: raises are evidence, and the solver
 itself bluffs, so nothing here assumes that nobody bluffs.
 
-Without a solved strategy, or at more than two seats, the panel falls back
-to the showdown odds of `odds.py` and says plainly what they assume.
+At three to six seats the solver is the bet reader (`reading.py`), and so
+is its advice: for each legal action the showdown chances it leads to
+against each other player's hidden 2d6 as the round's bets say (Bayes'
+rule over an equity bettor who bets otherwise 10% of the time), and which
+action the solver takes. Without a solved strategy at two seats the panel
+falls back to the showdown odds of `odds.py` and says plainly what they
+assume.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -81,6 +87,8 @@ def decision_values(strategy: Strategy, where: Decision) -> tuple[np.ndarray, fl
 def advice(game: Game, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTable | None:
     if view.get("phase") not in ("bet", "ante") or view.get("seat") is None or not legal:
         return None
+    if game.seats > 2:
+        return read_advice(game, view, legal) if view["phase"] == "bet" else None
     strategy = stored() if game.seats == 2 else None
     where = None if strategy is None else locate(view, positions())
     if strategy is None or (view["phase"] == "bet" and where is None):
@@ -126,15 +134,32 @@ def advice(game: Game, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTa
     )
 
 
+def read_advice(game: Game, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTable:
+    """Three to six seats: the bet reader's showdown chances of each action, and its choice."""
+    from dicehall.games.tao.reading import BetReader, read_chances
+
+    chosen = BetReader(game, view["seat"], random.Random(0)).choose(view, legal)
+    rows: list[list[Any]] = []
+    for action in legal:
+        win, tie = (0.0, 0.0) if action["type"] == "fold" else read_chances(view, action)
+        rows.append([game.action_label(action), 1.0 if action == chosen else 0.0, win, tie])
+    return OddsTable(
+        "Solver (bet reader): your bet",
+        ["action", "solver plays it", "win at the showdown", "tie for highest"],
+        rows,
+        note="From the solver's model at tables of three or more (no equilibrium is known "
+        "there): each other player's hidden 2d6 weighed by Bayes' rule over this round's "
+        "bets, as an equity bettor's who bets otherwise one time in ten, so a raise is "
+        "evidence, not proof; a white stone means a reroll.",
+        extra={"model": "bet reader"},
+    )
+
+
 def fallback(game: Game, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTable | None:
     table = advice_table(view, legal, game.action_label)
     if table is None:
         return None
-    why = (
-        "no equilibrium is known for more than two seats"
-        if game.seats > 2
-        else "no solved strategy is stored yet (`dicehall solve tao` makes one)"
-    )
+    why = "no solved strategy is stored yet (`dicehall solve tao` makes one)"
     table.title = "Showdown odds if the bets said nothing"
     table.note = (
         f"Not the solver's model ({why}): these treat the others' hidden dice as unknown and "

@@ -121,6 +121,10 @@ NO_ACTIONS: tuple[Action, ...] = ()
 THROW, BET, TIES, FISH, FORCED, OVER = "throw", "bet", "ties", "fish", "forced", "over"
 
 RUNE_THROWS: dict[int, Throw] = {k: (RUNE,) * k for k in range(1, DICE + 1)}
+ALL_SEATS = tuple(range(SEATS))
+ONE_SEAT = tuple((seat,) for seat in ALL_SEATS)
+FIRST_THROWS = tuple((seat, ALL_DICE) for seat in reversed(ALL_SEATS))
+"""A round's secret throws (T10), as `pending` holds them: the next one last."""
 
 
 class Tepiiku(Game):
@@ -238,6 +242,7 @@ class TepiikuState(State):
         self.pot = 0
         self.tied: tuple[int, ...] = ()
         self.choices: list[tuple[int, ...] | None] = [None, None, None]
+        self.waiting: tuple[int, ...] = ()  # who has yet to commit the bet or tie choice due
         self.fish = self.middle = self.hook = -1
         self.forced = -1
         self.score_before = 0  # the rerolling seat's score before its reroll (T8's s)
@@ -255,7 +260,7 @@ class TepiikuState(State):
         self.thumbs = [None, None, None]
         self.pot = 0
         self.fish = self.middle = self.hook = self.forced = -1
-        self.pending = [(seat, ALL_DICE) for seat in reversed(range(SEATS))]
+        self.pending = list(FIRST_THROWS)
         if self.log is not None:
             self.emit("round", f"Round {self.round}: everyone throws in secret", round=self.round)
 
@@ -264,16 +269,10 @@ class TepiikuState(State):
             return ()
         phase = self.phase
         if phase == FISH:
-            return (self.fish,)
+            return ONE_SEAT[self.fish]
         if phase == FORCED:
-            return (self.forced,)
-        if phase == BET:
-            thumbs = self.thumbs
-            return tuple([s for s in range(SEATS) if thumbs[s] is None])
-        if phase == TIES:
-            choices = self.choices
-            return tuple([s for s in self.tied if choices[s] is None])
-        return ()
+            return ONE_SEAT[self.forced]
+        return self.waiting  # bet, ties: who has yet to commit (C3); nobody otherwise
 
     def is_chance(self) -> bool:
         return bool(self.pending)
@@ -292,9 +291,9 @@ class TepiikuState(State):
         if phase == FORCED:
             return REROLLS if seat == self.forced else NO_ACTIONS
         if phase == BET:
-            return BET_ACTIONS if 0 <= seat < SEATS and self.thumbs[seat] is None else NO_ACTIONS
+            return BET_ACTIONS if seat in self.waiting else NO_ACTIONS
         if phase == TIES:
-            return REROLLS if seat in self.tied and self.choices[seat] is None else NO_ACTIONS
+            return REROLLS if seat in self.waiting else NO_ACTIONS
         return NO_ACTIONS
 
     def _apply(self, seat: int, action: Action) -> None:
@@ -304,8 +303,7 @@ class TepiikuState(State):
         elif kind == "pay":
             self._pay(self.pot)
         else:
-            # Legal actions match by equality, so a client's 0.0 or True may stand for an index.
-            dice = tuple(map(int, action["dice"]))
+            dice = tuple(action["dice"])  # the game's own action (`apply` hands it on)
             if self.phase == TIES:
                 self._commit_tie_reroll(seat, dice)
                 return
@@ -321,10 +319,11 @@ class TepiikuState(State):
         hand = self.dice[seat]
         if len(which) == DICE:
             hand[:] = faces
+            new = SCORE[faces]
         else:
             for i, face in zip(which, faces, strict=True):
                 hand[i] = face
-        new = SCORE[tuple(hand)]
+            new = SCORE[tuple(hand)]
         self.scores[seat] = new
         if self.log is not None:
             self._log_throw(seat, which, faces)
@@ -333,6 +332,7 @@ class TepiikuState(State):
         phase = self.phase
         if phase == THROW:
             self.phase = BET
+            self.waiting = ALL_SEATS
         elif phase == TIES:
             self._resolve_ties()
         elif phase == FISH:
@@ -343,15 +343,16 @@ class TepiikuState(State):
     def _commit_thumbs(self, seat: int, up: bool) -> None:
         """T5: thumbs stay hidden until all three are in (C3); then the dice are shown."""
         self.thumbs[seat] = up
+        self.waiting = tuple([s for s in self.waiting if s != seat])
         if self.log is not None:
             word = "up" if up else "down"
             self.emit(
                 "thumbs", f"Seat {seat} commits thumbs-{word}", frozenset({seat}), seat=seat, up=up
             )
             self.emit("committed", f"Seat {seat} has committed", seat=seat)
-        if None in self.thumbs:
+        if self.waiting:
             return
-        self.pot = 1 + sum(1 for t in self.thumbs if t)
+        self.pot = 1 + self.thumbs.count(True)
         self.revealed = True
         if self.log is not None:
             self.emit(
@@ -368,16 +369,18 @@ class TepiikuState(State):
     def _resolve_ties(self) -> None:
         """T6: everyone whose score equals another's rerolls, until all three differ."""
         a, b, c = self.scores
+        if a != b and b != c and a != c:
+            self.tied = ()
+            self._assign_roles()
+            return
         self.tied = tuple(
             seat
             for seat, mine in enumerate(self.scores)
             if (a == mine) + (b == mine) + (c == mine) > 1
         )
-        if not self.tied:
-            self._assign_roles()
-            return
         self.phase = TIES
         self.choices = [None, None, None]
+        self.waiting = self.tied
         if self.log is not None:
             names = [f"seat {s}" for s in self.tied]
             who = ", ".join(names[:-1]) + " and " + names[-1]
@@ -388,6 +391,7 @@ class TepiikuState(State):
     def _commit_tie_reroll(self, seat: int, dice: tuple[int, ...]) -> None:
         """T6 with C3: choices stay hidden until every tied seat is in, then all are thrown."""
         self.choices[seat] = dice
+        self.waiting = tuple([s for s in self.waiting if s != seat])
         if self.log is not None:
             self.emit(
                 "choice",
@@ -397,7 +401,7 @@ class TepiikuState(State):
                 dice=list(dice),
             )
             self.emit("committed", f"Seat {seat} has chosen", seat=seat)
-        if any(self.choices[s] is None for s in self.tied):
+        if self.waiting:
             return
         chosen = [(s, self.choices[s] or ALL_DICE) for s in self.tied]
         self.pending = chosen[::-1]

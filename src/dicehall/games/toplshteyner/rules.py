@@ -280,8 +280,9 @@ class ToplshteynerState(State):
             self.bought[seat] += 1
             self.paid[seat] += 1
             self.pot += 1
-            self.emit("buy", f"seat {seat} buys a fourth life for one stake", seat=seat)
-        else:
+            if self.log is not None:
+                self.emit("buy", f"seat {seat} buys a fourth life for one stake", seat=seat)
+        elif self.log is not None:
             self.emit("decline", f"seat {seat} keeps three lives", seat=seat)
         self.phase = TURN
         if self.sixes_end_turn:
@@ -370,8 +371,9 @@ class ToplshteynerState(State):
                 self.lives[roller] = lives + 1
                 self.pot -= 1
                 self.reclaimed[roller] += 1
-                self.emit("life_back", f"seat {roller} takes a life from the pot", seat=roller)
-            else:
+                if self.log is not None:
+                    self.emit("life_back", f"seat {roller} takes a life from the pot", seat=roller)
+            elif self.log is not None:
                 self.emit("empty_pot", "the pot is empty: no life to take", seat=roller)
         else:
             self.phase = BUY  # the roller decides; _apply goes on from there
@@ -428,7 +430,8 @@ class ToplshteynerState(State):
         faces = self.rolloff_faces
         faces.append(face)
         seat = self.contenders[len(faces) - 1]
-        self.emit("rolloff", f"seat {seat} throws {face} in the roll-off", seat=seat, face=face)
+        if self.log is not None:
+            self.emit("rolloff", f"seat {seat} throws {face} in the roll-off", seat=seat, face=face)
         if len(faces) < len(self.contenders):
             return
         best = max(faces)
