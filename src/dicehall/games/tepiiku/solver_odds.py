@@ -60,11 +60,8 @@ def solver_tables(
     pot = _whole(query, "pot", 1)
     if pot < 1:
         raise OptionError(f"parameter 'pot' must be at least 1; got {pot}")
-    path = cache_file(cap)
-    if path is None or not path.exists():
-        return [*exact_odds, not_solved(cap)]
     if "dice" not in query:
-        return [*exact_odds, policy_table(cap, path)]
+        return [*exact_odds, policy_table(cap)]
     if "hook" not in query:
         return [*exact_odds, _needs_hook(cap)]
     from dicehall.games.tepiiku.fish_table import choices
@@ -92,13 +89,20 @@ def _whole(query: Mapping[str, str], name: str, default: int) -> int:
         ) from None
 
 
-def policy_table(cap: int, tables_path: Path) -> OddsTable:
+def policy_table(cap: int) -> OddsTable:
     """The optimal Fish policy by scores: each pot's choice and the Fish's expected coins.
 
     The rows take seconds to compute from the tables, so they are kept in the table
-    cache under a key of the tables' file and the module that computes them."""
-    key = diskcache.source_key(tables_path, Path(__file__).with_name("fish_table.py"))
-    rows = diskcache.load(f"tepiiku-fish-policy-{cap}", key)
+    cache under a key of the tables' file and the module that computes them, and
+    read back without NumPy. Tables that are not in the cache (not solved, or the
+    cache off) are asked of `strategy.tables`, which says whether they exist."""
+    path = cache_file(cap)
+    cached = path is not None and path.exists()
+    rows = None
+    if cached:
+        assert path is not None
+        key = diskcache.source_key(path, Path(__file__).with_name("fish_table.py"))
+        rows = diskcache.load(f"tepiiku-fish-policy-{cap}", key)
     if rows is None:
         from dicehall.games.tepiiku import fish_table, strategy
 
@@ -106,7 +110,8 @@ def policy_table(cap: int, tables_path: Path) -> OddsTable:
             rows = fish_table.policy_cells(strategy.tables(cap))
         except strategy.NotSolved:
             return not_solved(cap)
-        diskcache.save(f"tepiiku-fish-policy-{cap}", key, rows)
+        if cached:
+            diskcache.save(f"tepiiku-fish-policy-{cap}", key, rows)
     return OddsTable(
         title=f"The solver's Fish policy at {cap} coins: pay or the runes to reroll, "
         "and the Fish's expected coins",
