@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from dicehall.batch.tao import equity
 from dicehall.core import Action, View
 from dicehall.games.tao.bots import HeuristicBot, bet_by_equity, number_cache, pay_with
 from dicehall.games.tao.odds import TWO_D6_WAYS
@@ -194,8 +195,6 @@ def equity_table(
     The batch simulator's whole-number arrays (`dicehall.batch.tao.equity`, equal to
     `odds.equity` to the last bit), asked for all eleven sums in one call.
     """
-    from dicehall.batch.tao import equity
-
     sums = np.array(SUMS)
     none = np.zeros_like(sums)
     d12 = np.full_like(sums, own or 0)
