@@ -290,9 +290,10 @@ def test_T6_a_tie_that_comes_back_to_itself_settles_on_its_brute_forced_equilibr
     """Two tie games that lead into each other and back into themselves (a toy of the
     tie rerolls' stochastic game: 3 x 3, each joint action ending with a payoff or
     going on to one of the games). Re-solving each game at the present values goes
-    round for ever; `Ties` with the returns (`equilibria.Loop`) settles on the one
-    stationary equilibrium that brute force finds over all 3**4 pure profiles, with
-    its exact values (a linear system) and nothing to gain by deviating."""
+    round for ever; `equilibria.stationary` (both games at once) and `Ties` with the
+    returns (`equilibria.Loop`) find the one stationary equilibrium that brute force
+    finds over all 3**4 pure profiles, with its exact values (a linear system) and
+    nothing to gain by deviating."""
     rng = np.random.default_rng(72)
     rest = rng.normal(size=(2, 3, 3, 3))
     rest[..., 2] = -rest[..., 0] - rest[..., 1]  # the third seat: what the tied seats lose
@@ -315,6 +316,14 @@ def test_T6_a_tie_that_comes_back_to_itself_settles_on_its_brute_forced_equilibr
             stationary.append((profile, values))
     assert len(stationary) == 1
     profile, exact = stationary[0]
+    # the two games solved together as one stochastic game (`equilibria.Coupled`)
+    links = [equilibria.Link(g, h, (0, 1, 2), move[g, :, :, h]) for g in range(2) for h in range(2)]
+    coupled = equilibria.Coupled([rest[0], rest[1]], links, (0, 1))
+    joints = list(itertools.product(range(3), repeat=2))
+    together, gain = equilibria.stationary(coupled, [joints, joints])
+    assert gain < 1e-12
+    assert [tuple(int(np.argmax(m)) for m in game) for game in together] == list(profile)
+    np.testing.assert_allclose(coupled.values(together), exact, atol=1e-12)
 
     values = np.zeros((2, 3))
     for _ in range(300):  # at the present values alone: no fixed point
