@@ -290,9 +290,10 @@ def test_T6_a_tie_that_comes_back_to_itself_settles_on_its_brute_forced_equilibr
     """Two tie games that lead into each other and back into themselves (a toy of the
     tie rerolls' stochastic game: 3 x 3, each joint action ending with a payoff or
     going on to one of the games). Re-solving each game at the present values goes
-    round for ever; `Ties` with the returns (`equilibria.Loop`) settles on the one
-    stationary equilibrium that brute force finds over all 3**4 pure profiles, with
-    its exact values (a linear system) and nothing to gain by deviating."""
+    round for ever; `equilibria.stationary` (both games at once) and `Ties` with the
+    returns (`equilibria.Loop`) find the one stationary equilibrium that brute force
+    finds over all 3**4 pure profiles, with its exact values (a linear system) and
+    nothing to gain by deviating."""
     rng = np.random.default_rng(72)
     rest = rng.normal(size=(2, 3, 3, 3))
     rest[..., 2] = -rest[..., 0] - rest[..., 1]  # the third seat: what the tied seats lose
@@ -315,6 +316,14 @@ def test_T6_a_tie_that_comes_back_to_itself_settles_on_its_brute_forced_equilibr
             stationary.append((profile, values))
     assert len(stationary) == 1
     profile, exact = stationary[0]
+    # the two games solved together as one stochastic game (`equilibria.Coupled`)
+    links = [equilibria.Link(g, h, (0, 1, 2), move[g, :, :, h]) for g in range(2) for h in range(2)]
+    coupled = equilibria.Coupled([rest[0], rest[1]], links, (0, 1))
+    joints = list(itertools.product(range(3), repeat=2))
+    together, gain = equilibria.stationary(coupled, [joints, joints])
+    assert gain < 1e-12
+    assert [tuple(int(np.argmax(m)) for m in game) for game in together] == list(profile)
+    np.testing.assert_allclose(coupled.values(together), exact, atol=1e-12)
 
     values = np.zeros((2, 3))
     for _ in range(300):  # at the present values alone: no fixed point
@@ -340,6 +349,61 @@ def test_T6_a_tie_that_comes_back_to_itself_settles_on_its_brute_forced_equilibr
     assert [tuple(int(i) for i in np.argmax(s, axis=1)) for s in ties.strategy] == list(profile)
     assert ties.strategy.max(axis=2).min() == 1.0  # pure, as brute force found it
     np.testing.assert_allclose(values, exact, atol=1e-9)
+
+
+def test_T6_a_tie_with_no_pure_equilibrium_at_its_own_value_settles_on_its_mixed_one() -> None:
+    """A tie that comes back to itself (2 x 2, the tied seats' payoffs like matching
+    pennies, each joint action returning with its own chance). No pure profile is an
+    equilibrium at the value it leads to, and the mixed equilibrium of the game at a
+    present value is not one at its own value: re-solving at the present values went
+    round. `equilibria.stationary_game` finds the equilibrium at its own value that
+    brute force over a grid of mixes finds (values by value iteration), and the
+    sweeps of `Ties` settle on it."""
+    rest = np.zeros((1, 2, 2, 3))
+    rest[0, :, :, 0] = [[2.0, -1.0], [-1.0, 1.0]]
+    rest[0, :, :, 1] = [[-1.0, 1.0], [2.0, -1.5]]
+    rest[0, :, :, 2] = -rest[0, :, :, 0] - rest[0, :, :, 1]
+    back = np.array([[[0.7, 0.1], [0.2, 0.4]]])
+    grid = np.linspace(0.0, 1.0, 101)
+
+    def own(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Values of mixes x, y (chances of the first actions; arrays of any shape) at
+        themselves, by value iteration, and the most a tied seat gains by deviating."""
+        mx, my = np.stack([x, 1 - x], axis=-1), np.stack([y, 1 - y], axis=-1)
+        value = np.zeros((*x.shape, 3))
+        for _ in range(300):
+            game = rest[0] + back[0, ..., None] * value[..., None, None, :]
+            value = np.einsum("...abs,...a,...b->...s", game, mx, my)
+        game = rest[0] + back[0, ..., None] * value[..., None, None, :]
+        rows = np.einsum("...ab,...b->...a", game[..., 0], my)
+        cols = np.einsum("...ab,...a->...b", game[..., 1], mx)
+        gain_x = rows.max(axis=-1) - np.einsum("...a,...a->...", rows, mx)
+        gain_y = cols.max(axis=-1) - np.einsum("...b,...b->...", cols, my)
+        return value, np.maximum(gain_x, gain_y)
+
+    corners = np.array([0.0, 1.0])
+    assert own(*np.meshgrid(corners, corners))[1].min() > 0.1  # no pure equilibrium
+    gains = own(*np.meshgrid(grid, grid, indexing="ij"))[1]
+    i, j = np.unravel_index(gains.argmin(), gains.shape)
+    present = equilibria.solve_batch(rest, (0, 1))[0]  # the stage game at the value 0
+    assert own(present[0][:, 0], present[1][:, 0])[1][0] > 1e-3
+    mixes = equilibria.stationary_game(rest[0], back[0], (0, 1))
+    assert mixes is not None
+    x, y = np.array([mixes[0][0]]), np.array([mixes[1][0]])
+    assert own(x, y)[1][0] < 1e-9
+    assert abs(x[0] - grid[i]) <= 0.01 and abs(y[0] - grid[j]) <= 0.01
+    value, gain, ties = np.zeros((1, 3)), np.inf, solver.Ties(1, 2, actions=2)
+    for _ in range(200):  # and the sweeps of the ties settle on it
+        loop = equilibria.Loop(back, value)
+        payoff = rest + back[..., None] * value[:, None, None]
+        after, gain = ties.solve(payoff, (0, 1), np.arange(1), None, loop)
+        ties.sweeps += 1
+        settled, value = np.abs(after - value).max() < 1e-12, after
+        if settled and gain < 1e-9:
+            break
+    assert gain < 1e-9
+    np.testing.assert_allclose(ties.strategy[0, :, 0], [x[0], y[0]], atol=1e-6)
+    np.testing.assert_allclose(value, own(x, y)[0], atol=1e-9)
 
 
 def toy_reveal() -> np.ndarray:

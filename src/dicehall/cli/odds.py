@@ -59,16 +59,39 @@ def odds(
         print(json.dumps([t.to_json() for t in tables], indent=1))
         return
     for t in tables:
-        out.print(odds_table(t, exact))
+        if len(t.rows) > LONG:
+            out.print(plain_table(t, exact), highlight=False, markup=False, soft_wrap=True)
+        else:
+            out.print(odds_table(t, exact))
         if t.note:
             out.print(f"[dim]{t.note}[/]")
         out.print()
+
+
+LONG = 100
+"""Tables with more rows than this print as aligned plain text (`plain_table`): Rich
+takes a second or more to lay out the 560 rows of Tepiiku's Fish policy."""
+
+
+def cells(t: OddsTable, exact: bool) -> list[list[str]]:
+    return [
+        [show(c, exact) if not isinstance(c, (str, int)) else str(c) for c in row] for row in t.rows
+    ]
+
+
+def plain_table(t: OddsTable, exact: bool = False) -> str:
+    """A long table as text: its title, then columns padded to their widest cell."""
+    rows = [list(t.columns), *cells(t, exact)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(t.columns))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join([t.title, *(line.rstrip() for line in lines)])
 
 
 def odds_table(t: OddsTable, exact: bool = False) -> RichTable:
     table = RichTable(title=t.title, title_justify="left")
     for c in t.columns:
         table.add_column(c)
-    for row in t.rows:
-        table.add_row(*(show(c, exact) if not isinstance(c, (str, int)) else str(c) for c in row))
+    for row in cells(t, exact):
+        table.add_row(*row)
     return table

@@ -30,8 +30,8 @@ class Tepiiku(TepiikuRules):
 
     @classmethod
     def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
-        """The exact chances, then the solver's Fish policy or choices (`fish_table.py`)."""
-        from dicehall.games.tepiiku.fish_table import solver_tables
+        """The exact chances, then the solver's Fish policy or choices (`solver_odds.py`)."""
+        from dicehall.games.tepiiku.solver_odds import solver_tables
 
         return solver_tables(query, super().odds)
 

@@ -58,7 +58,10 @@ def solve_batch(
       switch at once can switch back and forth for ever);
     - a mixed equilibrium is looked for on the previous supports first, and for the
       games of `mixed_first` on the union of the previous supports and the new pure
-      equilibrium's.
+      equilibrium's; with `loop`, such a game (one whose strategies keep changing)
+      gets a mixed equilibrium at its own value (`stationary_game`) first: one at
+      the present value moves the value it leads to, and the game then switches
+      back, for ever where no pure profile is an equilibrium at its own value.
     """
     n = len(players)
     games, actions = payoff.shape[0], payoff.shape[1]
@@ -92,10 +95,17 @@ def solve_batch(
             strategies[i][kept] = previous[i][kept]
     for g in np.flatnonzero(mix & ~kept):
         prefer = None
+        flipping = False
         if previous is not None:
-            flipping = mixed_first is not None and mixed_first[g] and has_pure[g]
+            flipping = mixed_first is not None and bool(mixed_first[g]) and bool(has_pure[g])
             chosen = union if flipping else previous
             prefer = [p[g] > 0 for p in chosen]
+        if loop is not None and mixed_first is not None and mixed_first[g]:
+            own = stationary_game(rest[g], loop.chance[g], players, prefer)
+            if own is not None:
+                for i in range(n):
+                    strategies[i][g] = own[i]
+                continue
         mixed = _mixed(payoff[g], players, prefer, fallback=not has_pure[g])
         if mixed is not None:
             for i in range(n):
@@ -186,6 +196,12 @@ def gains(payoff: Array, players: Sequence[int], strategies: Sequence[Array]) ->
         played = np.einsum("ga,ga->g", replies, strategies[i])
         gain = np.maximum(gain, replies.max(axis=1) - played)
     return gain
+
+
+def _played(payoff: Array, strategies: Sequence[Array]) -> Array:
+    """The expected payoff (per seat) of one game under one profile."""
+    played: Array = _expected(payoff[None], [st[None] for st in strategies])[0]
+    return played
 
 
 def _expected(payoff: Array, strategies: list[Array]) -> Array:
@@ -472,3 +488,210 @@ def _fictitious_play(payoff: Array, players: Sequence[int]) -> list[Array]:
                     table = np.tensordot(table, mixes[j], axes=([j], [0]))
             counts[i][int(table.argmax())] += 1.0
     return [c / c.sum() for c in counts]
+
+
+# --- several games that lead into one another, solved together --------------------
+
+
+@dataclass
+class Link:
+    """Game `source`'s payoff holds game `target`'s value: `chance[a, b(, c)]` of each
+    joint action of reaching it, where seat s of the source reads the target's seat
+    `seats[s]` (the same hands can sit in other seats there)."""
+
+    source: int
+    target: int
+    seats: tuple[int, ...]
+    chance: Array
+
+
+@dataclass
+class Coupled:
+    """Tie games that lead into one another (and themselves): `rest[g]`, each joint
+    action's payoff to every seat without the values of the games of the set, and
+    the `links` that add them. A stationary profile (one strategy per game, played
+    at every visit) has values V solving V = rest + links(V) under it, and is an
+    equilibrium if no player of any game gains by another action at those values
+    (one-shot deviations, which is enough where every game ends with certainty)."""
+
+    rest: list[Array]
+    links: list[Link]
+    players: tuple[int, ...]
+
+    def values(self, strategies: Sequence[Sequence[Array]]) -> Array:
+        """(games, seats): the profile's own values, by one linear solve."""
+        m, seats = len(self.rest), self.rest[0].shape[-1]
+        matrix = np.eye(m * seats)
+        rhs = np.concatenate([_played(r, st) for r, st in zip(self.rest, strategies, strict=True)])
+        for link in self.links:
+            chance = float(_played(link.chance[..., None], strategies[link.source])[0])
+            for s in range(seats):
+                matrix[link.source * seats + s, link.target * seats + link.seats[s]] -= chance
+        solved: Array = np.linalg.solve(matrix, rhs).reshape(m, seats)
+        return solved
+
+    def payoffs(self, values: Array) -> list[Array]:
+        """Every game's payoff with the games of the set at `values`."""
+        out = [r.copy() for r in self.rest]
+        for link in self.links:
+            out[link.source] += link.chance[..., None] * values[link.target][list(link.seats)]
+        return out
+
+    def distinct(self, game: int, player: int, actions: Sequence[int]) -> list[int]:
+        """`actions` of a player of a game without duplicates (actions with the same
+        payoffs and links, as rerolling either of two equal runes)."""
+        tables = [self.rest[game]] + [
+            link.chance[..., None] for link in self.links if link.source == game
+        ]
+        kept: list[int] = []
+        for a in actions:
+            if not any(
+                all(
+                    np.allclose(np.take(t, a, axis=player), np.take(t, b, axis=player), atol=TOL)
+                    for t in tables
+                )
+                for b in kept
+            ):
+                kept.append(a)
+        return kept
+
+    def gain(self, strategies: Sequence[Sequence[Array]]) -> float:
+        """The most any player of any game gains by deviating at the profile's values."""
+        payoffs = self.payoffs(self.values(strategies))
+        return max(
+            deviation_gain(p, self.players, list(st))
+            for p, st in zip(payoffs, strategies, strict=True)
+        )
+
+
+def stationary(
+    coupled: Coupled,
+    candidates: Sequence[Sequence[tuple[int, ...]]],
+    tolerance: float = TOL,
+) -> tuple[list[list[Array]], float]:
+    """A stationary equilibrium of coupled games, searched among profiles built from
+    `candidates` (per game, the joint actions worth trying; the actions they use make
+    the supports of the mixed profiles).
+
+    First every combination of the candidates played purely: one is an equilibrium
+    if it is one at its own values. Then mixed profiles: per game, a support of one
+    or two actions per player from its candidates' actions (duplicate actions, the
+    same runes rerolled, once), the mixing chances solved by Newton's method so that
+    every mixing player is indifferent at the profile's own values: a mixed
+    equilibrium of each game at the present values is not one at the values it leads
+    to when it comes back to itself. Returns the profile with the smallest deviation
+    gain found (the first within `tolerance`) and that gain."""
+    actions = coupled.rest[0].shape[1]
+    n = len(coupled.players)
+    best: tuple[float, list[list[Array]]] = (np.inf, [])
+    for combo in itertools.product(*candidates):
+        profile = [[np.eye(actions)[a] for a in joint] for joint in combo]
+        gain = coupled.gain(profile)
+        if gain < best[0]:
+            best = (gain, profile)
+        if gain <= tolerance:
+            return profile, gain
+    options = []
+    for g, cands in enumerate(candidates):
+        used = [coupled.distinct(g, i, sorted({joint[i] for joint in cands})) for i in range(n)]
+        per_player = [[(a,) for a in u] + list(itertools.combinations(u, 2)) for u in used]
+        options.append(list(itertools.product(*per_player)))
+    for supports in itertools.product(*options):
+        found = _indifferent_at_own_values(coupled, supports)
+        if found is None:
+            continue
+        gain = coupled.gain(found)
+        if gain < best[0]:
+            best = (gain, found)
+        if gain <= tolerance:
+            break
+    return best[1], best[0]
+
+
+def stationary_game(
+    rest: Array,
+    chance: Array,
+    players: Sequence[int],
+    prefer: Sequence[NDArray[np.bool_]] | None = None,
+) -> list[Array] | None:
+    """An equilibrium of one game that comes back to itself (`chance` of each joint
+    action) at its own value (`rest`: the payoff without the return), by `stationary`:
+    on the supports `prefer` first, then (two players) on any supports; None if
+    there is none within `TOL`."""
+    seats = rest.shape[-1]
+    coupled = Coupled([rest], [Link(0, 0, tuple(range(seats)), chance)], tuple(players))
+    tries: list[list[tuple[int, ...]]] = []
+    if prefer is not None:
+        used = [[int(a) for a in np.flatnonzero(p)] for p in prefer]
+        tries.append(list(itertools.product(*used)))
+    if len(players) == 2:
+        tries.append(list(itertools.product(range(rest.shape[0]), repeat=2)))
+    for joints in tries:
+        profile, gain = stationary(coupled, [joints])
+        if gain <= TOL:
+            return profile[0]
+    return None
+
+
+NEWTON_STARTS = (0.5, 0.1, 0.9, 0.3, 0.7)
+
+
+def _indifferent_at_own_values(
+    coupled: Coupled, supports: Sequence[Sequence[tuple[int, ...]]]
+) -> list[list[Array]] | None:
+    """Mixes on `supports` (per game and player, one or two actions) that leave every
+    player with two indifferent between them at the profile's own values, by Newton's
+    method (numeric Jacobian) from several starts; None if none is found in [0, 1]."""
+    n = len(coupled.players)
+    actions = coupled.rest[0].shape[1]
+    slots = [(g, i) for g, sup in enumerate(supports) for i in range(n) if len(sup[i]) == 2]
+    if not slots:
+        return None
+
+    def profile_of(t: Array) -> list[list[Array]]:
+        out = []
+        for g, sup in enumerate(supports):
+            game = []
+            for i in range(n):
+                w = np.zeros(actions)
+                if len(sup[i]) == 1:
+                    w[sup[i][0]] = 1.0
+                else:
+                    x = float(t[slots.index((g, i))])
+                    w[sup[i][0]], w[sup[i][1]] = x, 1.0 - x
+                game.append(w)
+            out.append(game)
+        return out
+
+    def gaps(t: Array) -> Array:
+        profile = profile_of(t)
+        payoffs = coupled.payoffs(coupled.values(profile))
+        out = np.empty(len(slots))
+        for k, (g, i) in enumerate(slots):
+            table = np.moveaxis(payoffs[g][..., coupled.players[i]], i, 0)
+            for j in range(n):
+                if j != i:
+                    table = np.tensordot(table, profile[g][j], axes=([1], [0]))
+            a, b = supports[g][i]
+            out[k] = table[a] - table[b]
+        return out
+
+    size, step = len(slots), 1e-7
+    for start in NEWTON_STARTS:
+        t = np.full(size, start)
+        for _ in range(50):
+            f = gaps(t)
+            if np.abs(f).max() < 1e-13:
+                break
+            jac = np.empty((size, size))
+            for k in range(size):
+                jac[:, k] = (gaps(t + step * np.eye(size)[k]) - f) / step
+            try:
+                t = t - np.linalg.solve(jac, f)
+            except np.linalg.LinAlgError:
+                break
+            if not np.isfinite(t).all() or np.abs(t).max() > 10:
+                break
+        if np.isfinite(t).all() and (t >= -TOL).all() and (t <= 1 + TOL).all():
+            return profile_of(np.clip(t, 0.0, 1.0))
+    return None

@@ -14,7 +14,7 @@ of the same scores choose otherwise.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -24,9 +24,8 @@ from dicehall.games.tepiiku import solver, strategy
 from dicehall.games.tepiiku.hands import ACTIONS, FRESH, HANDS, SCORES, hand_index
 from dicehall.games.tepiiku.odds import parse_dice, parse_score
 from dicehall.games.tepiiku.rules import DICE, SUBSETS
+from dicehall.games.tepiiku.solver_odds import MODEL, POTS, not_solved
 from dicehall.games.tepiiku.strategy import Tables
-
-POTS = (1, 2, 3, 4)
 
 
 def choice_words(hand: int, code: int) -> str:
@@ -69,31 +68,9 @@ def policy_markdown(tables: Tables) -> str:
     return "\n".join(lines)
 
 
-# --- `dicehall odds tepiiku`: the solver's tables --------------------------------------
-
-SOLVER_PARAMETERS = ("pot", "cap")
-MODEL = (
-    'From the solver\'s model (docs/strategy.md, "Tepiiku"): the round after the thumbs '
-    "solved exactly, every seat holding {cap} coins and maximising its expected coins, "
-    "everyone playing the solver's policy afterwards."
-)
-
-
-def not_solved(cap: int) -> OddsTable:
-    return OddsTable(
-        title=f"The solver's Fish policy at {cap} coins",
-        columns=[],
-        rows=[],
-        note=(
-            f"Not computed yet: python benchmarks/tepiiku_solver.py --caps {cap} solves it "
-            "once (a minute or more) into the table cache, where this command and the "
-            "solver bot find it."
-        ),
-    )
-
-
-def policy_table(tables: Tables) -> OddsTable:
-    """The optimal Fish policy by scores: each pot's choice and the Fish's expected coins."""
+def policy_cells(tables: Tables) -> list[list[Cell]]:
+    """The rows of the Fish policy table (`solver_odds.policy_table`): each pot's choice and
+    the Fish's expected coins, by scores."""
     lay = solver.layout()
     weight = FRESH[lay.fish[:, 0]] * FRESH[lay.fish[:, 1]] * FRESH[lay.fish[:, 2]]
     keys = SCORES[lay.fish]
@@ -107,16 +84,7 @@ def policy_table(tables: Tables) -> OddsTable:
             mean = float(weight[mask] @ value / weight[mask].sum())
             cells.append(f"{word} {mean:+.2f}")
         rows.append(cells)
-    return OddsTable(
-        title=f"The solver's Fish policy at {tables.cap} coins: pay or the runes to reroll, "
-        "and the Fish's expected coins",
-        columns=["Fish", "middle", "Hook", *(f"pot {p}" for p in POTS)],
-        rows=rows,
-        note=MODEL.format(cap=tables.cap)
-        + " A choice depends on all three hands: each row takes the hands of those scores, "
-        "weighted by how often they are thrown, and shows the most common choice (its share "
-        "where the others differ) and the Fish's mean expected coins; paying costs the pot.",
-    )
+    return rows
 
 
 def choices_table(
@@ -155,60 +123,15 @@ def choices_table(
     )
 
 
-def solver_tables(
-    query: Mapping[str, str], exact: Callable[[Mapping[str, str]], list[OddsTable]]
-) -> list[OddsTable]:
-    """The exact chance tables (`exact`, the rules' odds, given the query without the
-    solver's parameters) followed by the solver's: its Fish policy, or with dice, beat
-    and hook its choices for that Fish. Reads the cached solve and never solves (that
-    takes a minute or more)."""
-    unknown = [k for k in query if k not in ("dice", "beat", "hook", *SOLVER_PARAMETERS)]
-    if unknown:
-        raise OptionError(
-            f"unknown odds parameter {unknown[0]!r} for tepiiku; its parameters are dice, "
-            "beat, hook, and for the solver's tables pot and cap"
-        )
-    exact_odds = exact({k: v for k, v in query.items() if k not in SOLVER_PARAMETERS})
-    cap = _whole(query, "cap", strategy.MAX_CAP)
-    if cap not in strategy.CAPS:
-        raise OptionError(
-            f"parameter 'cap' must be one of the solved caps {', '.join(map(str, strategy.CAPS))}; "
-            f"got {cap}"
-        )
-    pot = _whole(query, "pot", 1)
-    if pot < 1:
-        raise OptionError(f"parameter 'pot' must be at least 1; got {pot}")
+def choices(cap: int, query: Mapping[str, str], pot: int) -> OddsTable:
+    """The solver's choices for the Fish of the query (dice, beat, hook) at `pot`."""
     try:
         tables = strategy.tables(cap)
     except strategy.NotSolved:
-        return [*exact_odds, not_solved(cap)]
-    if "dice" not in query:
-        return [*exact_odds, policy_table(tables)]
-    if "hook" not in query:
-        return [*exact_odds, _needs_hook(tables.cap)]
+        return not_solved(cap)
     hand = parse_dice(query["dice"])
     middle, hook = parse_score("beat", query["beat"]), parse_score("hook", query["hook"])
     for name, score in (("beat", middle), ("hook", hook)):
         if not np.equal(SCORES, score).any():
             raise OptionError(f"parameter {name!r}: no throw of three dice scores {score}")
-    return [*exact_odds, choices_table(tables, hand, middle, hook, pot)]
-
-
-def _needs_hook(cap: int) -> OddsTable:
-    return OddsTable(
-        title=f"The solver's choices at {cap} coins",
-        columns=[],
-        rows=[],
-        note="The solver's choice depends on the Hook's score too: add --option hook=N.",
-    )
-
-
-def _whole(query: Mapping[str, str], name: str, default: int) -> int:
-    if name not in query:
-        return default
-    try:
-        return int(query[name])
-    except ValueError:
-        raise OptionError(
-            f"parameter {name!r} must be a whole number; got {query[name]!r}"
-        ) from None
+    return choices_table(tables, hand, middle, hook, pot)

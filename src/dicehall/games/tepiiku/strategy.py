@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,10 +26,10 @@ from numpy.typing import NDArray
 
 from dicehall.games.tepiiku import solver
 from dicehall.games.tepiiku.hands import ACTIONS, SCORES, TRANSITION, hand_index
+from dicehall.games.tepiiku.tables_file import CAPS as CAPS
+from dicehall.games.tepiiku.tables_file import MAX_CAP as MAX_CAP
+from dicehall.games.tepiiku.tables_file import cache_file
 
-CAPS = (1, 2, 4, 8, 20)
-"""The caps solved: a seat's coins are modelled as the largest of these it holds."""
-MAX_CAP = CAPS[-1]
 THUMBS_ITERATIONS = 400
 Array = NDArray[np.float64]
 
@@ -154,24 +153,6 @@ def steps(cap: int) -> int:
 
 
 # --- the cache ------------------------------------------------------------------------
-
-
-@cache
-def source_key() -> str:
-    from dicehall.core import diskcache
-    from dicehall.games.tepiiku import equilibria, hands, rules
-
-    files = (__file__, solver.__file__, equilibria.__file__, hands.__file__, rules.__file__)
-    return diskcache.source_key(*files)[:12]
-
-
-def cache_file(cap: int) -> Path | None:
-    from dicehall.core import diskcache
-
-    folder = diskcache.cache_dir()
-    if folder is None:
-        return None
-    return folder / "tepiiku" / f"cap{cap}-{source_key()}.npz"
 
 
 SCALARS = ("thumbs_nash_conv", "heuristic_nash_conv", "tie_epsilon")
