@@ -93,15 +93,7 @@ class AgainstHeuristic(TurnSweep):
         return max(self.declines.values(), default=0.0)
 
     def elected(self, to: Sigma, w: Mapping[Sigma, Array]) -> Array:
-        after = w[to]
-        options = []
-        for i in range(1, self.players):
-            value = after[self.elect_same[i - 1]]
-            out = self.elect_out[i - 1]
-            if out.any():
-                value = np.where(out[:, None], self.knocked_out(to, i), value)
-            options.append(value)
-        stacked = np.stack(options)  # (choice, O, player)
+        stacked = self.election_values(to, w)  # (choice, O, player)
         rows = np.arange(self.count)
         heuristic = self.heuristic[to[4]] - 1
         chosen: Array = stacked[heuristic, rows].copy()

@@ -665,15 +665,7 @@ class TurnSweep:
     def elected(self, to: Sigma, w: Mapping[Sigma, Array]) -> Array:
         """Values after the roller elects the player whose lost life suits it best
         (the same hysteresis as `choose_buy`)."""
-        after = w[to]
-        options = []
-        for i in range(1, self.players):
-            value = after[self.elect_same[i - 1]]
-            out = self.elect_out[i - 1]
-            if out.any():
-                value = np.where(out[:, None], self.knocked_out(to, i), value)
-            options.append(value)
-        stacked = np.stack(options)  # (choice, O, player)
+        stacked = self.election_values(to, w)
         mine = stacked[:, :, 0]
         best = np.argmax(mine, axis=0)
         previous = self.elect.get(to)
@@ -687,6 +679,18 @@ class TurnSweep:
         self.elect_ev[to] = mine.T.astype(np.float32)
         chosen: Array = stacked[best, np.arange(self.count)]
         return chosen
+
+    def election_values(self, to: Sigma, w: Mapping[Sigma, Array]) -> Array:
+        """Every seat's values after each choice of whom to elect: (choice, O, player)."""
+        after = w[to]
+        options = []
+        for i in range(1, self.players):
+            value = after[self.elect_same[i - 1]]
+            out = self.elect_out[i - 1]
+            if out.any():
+                value = np.where(out[:, None], self.knocked_out(to, i), value)
+            options.append(value)
+        return np.stack(options)
 
     def knocked_out(self, to: Sigma, i: int) -> Array:
         """The elected i-th player loses their last life: the turn goes on a player fewer."""
