@@ -8,9 +8,10 @@ as `git archive <commit> src | tar -x -C DIR`), the same commands also run
 with DIR/src first on the path, interleaved run by run with the current tree,
 and the ratios baseline/current come from the same run. Each command runs once
 untimed first (a table it caches on first use is then read back, as on every
-later run), and the baseline reads and writes its own copy of the table cache,
-so that two trees keying a cached table differently do not evict each other's
-entry at every run. Usage:
+later run, and the bytecode it compiles is written, as `pip install` writes
+it: the runs never inherit PYTHONDONTWRITEBYTECODE), and the baseline reads
+and writes its own copy of the table cache, so that two trees keying a cached
+table differently do not evict each other's entry at every run. Usage:
 
     .venv/bin/python benchmarks/startup.py [--runs 5] [--baseline /tmp/base]
 """
@@ -49,6 +50,7 @@ def cpu_of_run(args: list[str], src: Path, cache: Path | None) -> float:
     """User + system CPU seconds of one run of the command with `src` first on the path
     (and `cache` as its table cache, if given)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode cached
     if cache is not None:
         env["DICEHALL_CACHE"] = str(cache)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -74,3 +74,38 @@ def test_kariki_solver_claims_on_the_first_roll_from_the_cache_without_numpy(
 ) -> None:
     assert numpy_imported(FIRST_CLAIM, tmp_path)  # the first run caches the opening's chances
     assert not numpy_imported(FIRST_CLAIM, tmp_path)
+
+
+ONE_COMMAND = """
+import sys
+from dicehall.cli import main
+
+try:
+    main(["games"])
+except SystemExit:
+    pass
+print(sorted(m for m in sys.modules if m.startswith("dicehall.cli.")))
+"""
+
+
+def test_every_command_is_registered_by_the_module_the_command_map_names() -> None:
+    """`main` imports only the named command's module, so the map must be whole and right."""
+    import typer
+
+    from dicehall.cli import COMMANDS, MODULES, app
+
+    group = typer.main.get_group(app)
+    assert sorted(group.commands) == sorted(COMMANDS)
+    for name, command in group.commands.items():
+        callback = command.callback
+        assert callback is not None
+        assert callback.__module__ == f"dicehall.cli.{COMMANDS[name]}", name
+    assert sorted(set(COMMANDS.values())) == sorted(MODULES)
+
+
+def test_a_command_imports_its_own_module_only() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_COMMAND], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[-2] == "['dicehall.cli.catalog', 'dicehall.cli.common']"
