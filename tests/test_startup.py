@@ -109,3 +109,16 @@ def test_a_command_imports_its_own_module_only() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[-2] == "['dicehall.cli.catalog', 'dicehall.cli.common']"
+
+
+TEPIIKU_ODDS = """
+from dicehall.games import make_game
+
+policy = make_game("tepiiku").odds({})[-1]
+assert policy.rows == [] and "Not computed yet" in policy.note
+"""
+
+
+def test_tepiiku_odds_say_not_solved_without_numpy(tmp_path: Path) -> None:
+    """An empty table cache: the Fish policy is not solved, and saying so needs no NumPy."""
+    assert not numpy_imported(TEPIIKU_ODDS, tmp_path)

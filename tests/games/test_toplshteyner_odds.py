@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -67,6 +68,20 @@ def test_turn_chain_is_a_distribution() -> None:
     ends = {o[0] for o in turn_outcome_odds(False)}
     assert ends == {"point", "saving_grace", "second_snake_eyes", "seven", "out"}
     assert "trick_sixes" in {o[0] for o in turn_outcome_odds(True)}
+
+
+def test_turn_chain_read_back_from_the_cache_is_the_same_fractions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DICEHALL_CACHE", str(tmp_path))
+    for sixes_end_turn in (False, True):
+        turn_outcome_odds.cache_clear()
+        first = turn_outcome_odds(sixes_end_turn)  # solved, then saved
+        turn_outcome_odds.cache_clear()
+        assert turn_outcome_odds(sixes_end_turn) == first  # read back
+        assert first == odds._solve_turn_outcomes(sixes_end_turn)
+    assert len(list(tmp_path.glob("toplshteyner-turn-outcomes-*.json"))) == 2
+    turn_outcome_odds.cache_clear()
 
 
 def test_turn_chain_simple_facts() -> None:

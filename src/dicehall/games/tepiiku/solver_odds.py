@@ -94,13 +94,14 @@ def policy_table(cap: int) -> OddsTable:
 
     The rows take seconds to compute from the tables, so they are kept in the table
     cache under a key of the tables' file and the module that computes them, and
-    read back without NumPy. Tables that are not in the cache (not solved, or the
-    cache off) are asked of `strategy.tables`, which says whether they exist."""
+    read back without NumPy. Tables are solved only into the cache (`strategy.py`),
+    so a cache without their file says "not computed yet", found without NumPy
+    too; with the cache off, `strategy.tables` says whether they exist."""
     path = cache_file(cap)
-    cached = path is not None and path.exists()
+    if path is not None and not path.exists():
+        return not_solved(cap)
     rows = None
-    if cached:
-        assert path is not None
+    if path is not None:
         key = diskcache.source_key(path, Path(__file__).with_name("fish_table.py"))
         rows = diskcache.load(f"tepiiku-fish-policy-{cap}", key)
     if rows is None:
@@ -110,7 +111,7 @@ def policy_table(cap: int) -> OddsTable:
             rows = fish_table.policy_cells(strategy.tables(cap))
         except strategy.NotSolved:
             return not_solved(cap)
-        if cached:
+        if path is not None:
             diskcache.save(f"tepiiku-fish-policy-{cap}", key, rows)
     return OddsTable(
         title=f"The solver's Fish policy at {cap} coins: pay or the runes to reroll, "
