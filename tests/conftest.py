@@ -3,6 +3,7 @@
 import faulthandler
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -19,6 +20,9 @@ settings.load_profile("default")
 # Tests compute every table afresh and write nothing under the user's cache
 # folder; the cache's own tests point it at a temporary folder.
 os.environ["DICEHALL_CACHE"] = "off"
+# Nor do they read a strategy solved on this machine (a solved Tao strategy changes what
+# `dicehall odds tao` shows): solved strategies go to a folder of the run's own.
+os.environ["DICEHALL_STRATEGIES"] = tempfile.mkdtemp(prefix="dicehall-test-strategies-")
 
 
 def _a_database_per_worker() -> None:

@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 from dicehall.core import RandomDice, Table, make_bots
 from dicehall.core.game import State
 from dicehall.games import make_game
-from dicehall.games.tao import solver_advice, strategies
+from dicehall.games.tao import solver_advice, stored_file, strategies
 from dicehall.games.tao.rounds import N_GO_ON, locate
 from dicehall.games.tao.solver import Model, ante_equilibrium, stone_shares
 from dicehall.games.tao.solver_bot import SolverBot
@@ -54,8 +55,12 @@ def using(strategy: Strategy) -> Iterator[None]:
 
 
 @pytest.fixture
-def solved(monkeypatch: pytest.MonkeyPatch) -> Strategy:
+def solved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Strategy:
+    """The stand-in strategy, as if solved: what reads the strategy reads it, and its file
+    exists (`dicehall odds tao` looks for the file first, to say "not solved" without NumPy)."""
     strategy = stand_in()
+    monkeypatch.setenv("DICEHALL_STRATEGIES", str(tmp_path))
+    stored_file.path().write_bytes(b"a stand-in: the readers are replaced")
     monkeypatch.setattr(strategies, "stored", lambda: strategy)
     monkeypatch.setattr(solver_advice, "stored", lambda: strategy)
     return strategy
