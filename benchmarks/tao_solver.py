@@ -7,7 +7,8 @@ for a single match and for the token game, and the heuristic's and random's.
 Prints one JSON object per step. Run it niced on a shared machine.
 With `--state FILE` the CFR+ state (regrets, values: about 600 MB) is kept
 there after every sweep, and a later run with the same FILE goes on from
-it: `--max-sweeps` counts the sweeps already made. `--carry` carries the
+it: `--max-sweeps` counts the sweeps already made. `--workers N` runs the
+CFR+ passes in N processes (default: one per core; the same numbers). `--carry` carries the
 average strategy across sweeps (`solve(carry=True)`), and `--measure` gives
 the exploitability of the strategy stored after every sweep.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -40,6 +42,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--state", type=Path, default=None, help="keep / resume CFR+ state here")
     parser.add_argument("--carry", action="store_true", help="carry the average across sweeps")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="processes for the CFR+ passes"
+    )
     parser.add_argument("--measure", action="store_true", help="exploitability after each sweep")
     parser.add_argument("--bots", default="", help="also measure these bots (heuristic,random)")
     parser.add_argument("--no-solve", action="store_true", help="only measure --bots")
@@ -93,6 +98,7 @@ def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> N
         model, iterations=args.iterations, per_sweep=args.per_sweep,
         max_sweeps=args.max_sweeps, tick=tick, after_sweep=checkpoint, resume=resume,
         keep=None if state is None else lambda kept: kept.save(state), carry=args.carry,
+        workers=args.workers,
     )  # fmt: skip
     meta = {"iterations": solved.iterations, "sweeps": solved.sweeps,
             "change": solved.change, "seconds": solved.seconds}  # fmt: skip

@@ -23,6 +23,7 @@ import pytest
 
 from dicehall.core import Faces, State
 from dicehall.core.chance import Throw
+from dicehall.games.tao import solver
 from dicehall.games.tao.rounds import (
     Dice,
     Positions,
@@ -189,6 +190,21 @@ def test_a_solve_resumed_from_its_kept_state_goes_on_exactly(tmp_path: Path, car
     assert np.array_equal(resumed.values, straight.values)
     assert np.array_equal(resumed.policy.stage2, straight.policy.stage2)
     assert [c for _, c in resumed.history] == [c for _, c in straight.history]
+
+
+def test_cfr_passes_in_worker_processes_give_the_same_numbers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The chunks shared out among two processes: the very numbers of one process."""
+    m = model()
+    monkeypatch.setattr(solver, "CHUNK", max(1, len(m) // 3))
+    assert len(list(m.chunks())) >= 3
+    one = solve(m, iterations=10, per_sweep=5, max_sweeps=2, carry=True)
+    two = solve(m, iterations=10, per_sweep=5, max_sweeps=2, carry=True, workers=2)
+    assert np.array_equal(two.values, one.values)
+    assert np.array_equal(two.policy.stage1, one.policy.stage1)
+    assert np.array_equal(two.policy.stage2, one.policy.stage2)
+    assert two.history == one.history
 
 
 def test_positions_hold_every_stone_split_with_a_pot_of_two_or_more() -> None:

@@ -11,6 +11,7 @@ length=single and of winning the game for length=token.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from rich.console import Console
@@ -64,7 +65,8 @@ class TaoSolver:
         curve: bool = False,
         runner: Runner | None = None,
     ) -> SolveReport:
-        """`runner` (`--ray`) is not used: the sweeps run here, in batches of positions."""
+        """`runner` (`--ray`) is not used: the sweeps run here, in batches of positions
+        shared out among as many processes as the machine has cores."""
         path = out or stored_file.path()
         n = len(self.model)
         its = iterations or strategies.ITERATIONS
@@ -77,6 +79,7 @@ class TaoSolver:
                     self.model, iterations=its, per_sweep=strategies.PER_SWEEP,
                     max_sweeps=strategies.SWEEPS,
                     tick=lambda what, done, total: b.advance(16) if what else None,
+                    workers=os.cpu_count() or 1,
                 )  # fmt: skip
             seconds += solved.seconds
             meta = {"iterations": solved.iterations, "sweeps": solved.sweeps,
