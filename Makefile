@@ -59,7 +59,7 @@ lock: $(STAMP)  ## regenerate requirements.lock and requirements-lowest.lock fro
 	    --generate-hashes --custom-compile-command "make lock" --output-file $(LOWEST)
 
 dist: $(STAMP)  ## the sdist and wheel under dist/, checked by twine
-	rm -rf dist
+	rm -rf dist build  # build/: compiled modules of an earlier build
 	$(BIN)/python -m build --outdir dist
 	$(BIN)/twine check --strict dist/*
 

@@ -80,6 +80,9 @@ ci_dist() {
         cd "$CI_TMP"/sdist/dicehall-*/
         "$CI_TMP/wheel/bin/python" -c \
             'import dicehall, sys; sys.exit("site-packages" not in dicehall.__file__)'
+        # the wheel's rules are the compiled ones (setup.py), so the suite tests them
+        "$CI_TMP/wheel/bin/python" -c \
+            'import dicehall.games.kariki.rules as r, sys; sys.exit(not r.__file__.endswith(".so"))'
         "$CI_TMP/wheel/bin/pytest" "${QUICK[@]}"
     )
 }

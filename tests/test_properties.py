@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicehall.core import ChanceError, Game, IllegalActionError, RandomDice, State, Table, make_bots
+from dicehall.core.game import field_names
 from dicehall.core.transcript import replay
 from dicehall.games import game_class, game_ids, make_game
 from tests.toy_game import Duel, HighDie
@@ -192,6 +193,31 @@ def test_clone_is_independent(cls: type[Game], seats: int) -> None:
             break
         random_step(copy, dice, rng)
     assert [state.view(s) for s in viewers(state)] == before
+
+
+def fields_of(state: State) -> dict[str, object]:
+    """Every field of a state, wherever its layout keeps it (dict, slots, compiled)."""
+    names = [*field_names(type(state)), *getattr(state, "__dict__", {})]
+    return {name: getattr(state, name) for name in names}
+
+
+@pytest.mark.parametrize(("cls", "seats"), CONFIGS, ids=IDS)
+def test_shallow_copy_shares_every_field_and_runs_no_init(cls: type[Game], seats: int) -> None:
+    rng = random.Random(3)
+    state = cls(seats).new_state(record=True)
+    dice = RandomDice(3)
+    for _ in range(25):
+        if state.is_over():
+            break
+        random_step(state, dice, rng)
+    copy = state.shallow_copy()
+    assert type(copy) is type(state)
+    fields = fields_of(state)
+    assert "game" in fields and "log" in fields
+    assert fields_of(copy).keys() == fields.keys()
+    for name, value in fields.items():  # the same objects (a compiled int is boxed anew)
+        shared = getattr(copy, name)
+        assert shared is value if isinstance(value, (list, dict)) else shared == value, name
 
 
 SOAK_GAMES = 20_000

@@ -121,8 +121,7 @@ class HighDieState(State):
         return Result(tuple(self._winners()), tuple(c - start for c in self.coins), "coins")
 
     def clone(self) -> HighDieState:
-        new = HighDieState.__new__(HighDieState)
-        new.__dict__.update(self.__dict__)
+        new = self.shallow_copy()
         new.log = None
         new.dice = list(self.dice)
         new.coins = list(self.coins)
@@ -232,8 +231,7 @@ class DuelState(State):
         return Result(winners, tuple(c - 10 for c in self.coins), "coins")
 
     def clone(self) -> DuelState:
-        new = DuelState.__new__(DuelState)
-        new.__dict__.update(self.__dict__)
+        new = self.shallow_copy()
         new.log = None
         new.dice = list(self.dice)
         new.choices = list(self.choices)

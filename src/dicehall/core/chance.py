@@ -109,7 +109,7 @@ class RandomDice:
 
     __slots__ = ("_random",)
 
-    def __init__(self, seed: int | str | None = None) -> None:
+    def __init__(self, seed: int | float | str | bytes | None = None) -> None:
         self._random = random.Random(seed)
 
     def throw(self, dice: Throw) -> Faces:

@@ -22,8 +22,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, Self, SupportsIndex
+
+from mypy_extensions import mypyc_attr
 
 from dicehall.core.chance import Faces, Throw, check_faces, outcomes
 from dicehall.core.encoding import Encoding, as_index
@@ -62,6 +64,10 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "text": self.text, **self.data}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by its fields, which a compiled frozen class cannot be given back."""
+        return Event, (self.type, self.text, self.data, self.to)
+
 
 @dataclass(frozen=True)
 class Result:
@@ -84,7 +90,12 @@ class Result:
             **self.detail,
         }
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by its fields, as `Event` is."""
+        return Result, (self.winners, self.net, self.unit, self.detail)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A ruleset configured with a seat count and option values."""
 
@@ -98,7 +109,9 @@ class Game(ABC):
     rules: ClassVar[str] = ""
     """The rules in brief, citing ruling ids: what `dicehall rules` prints."""
 
-    def __init__(self, seats: int | None = None, options: Mapping[str, object] | None = None):
+    def __init__(
+        self, seats: SupportsIndex | None = None, options: Mapping[str, object] | None = None
+    ):
         n = self.default_seats if seats is None else seats
         if isinstance(n, bool) or not hasattr(n, "__index__"):
             raise OptionError(f"the number of seats must be a whole number; got {n!r}")
@@ -146,8 +159,7 @@ class Game(ABC):
 
         Unknown or malformed query values raise OptionError.
         """
-        if query:
-            raise OptionError(f"{cls.id} takes no odds parameters; got {', '.join(query)}")
+        no_odds_parameters(cls.id, query)
         return []
 
     def advice(self, view: View, legal: Sequence[Action]) -> OddsTable | None:
@@ -167,13 +179,17 @@ class Game(ABC):
         """The game's declared encoding (its encoding.py); asked once per configured game."""
         raise NotImplementedError(f"{self.id} declares no action vocabulary or tensors")
 
-    @cached_property
-    def encoding(self) -> Encoding:
-        return self.make_encoding()
+    _encoding: Encoding | None = None
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickle the configuration; the encoding (closures) is rebuilt on demand."""
-        return {k: v for k, v in self.__dict__.items() if k != "encoding"}
+    @property
+    def encoding(self) -> Encoding:
+        if self._encoding is None:
+            self._encoding = self.make_encoding()
+        return self._encoding
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its configuration: the encoding (closures) is rebuilt on demand."""
+        return type(self), (self.seats, dict(self.options))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         """A configured game never changes, so copies of states share it."""
@@ -220,6 +236,7 @@ class Game(ABC):
         return f"{type(self).__name__}(seats={self.seats}, options={self.options})"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """One position of a game. Subclasses keep their fields flat and cheap to copy."""
 
@@ -264,6 +281,28 @@ class State(ABC):
     def clone(self) -> Self:
         """An independent copy without an event log, for search."""
 
+    def shallow_copy(self) -> Self:
+        """A new state of this class sharing every field's value: where a clone starts
+        (it then copies the fields it changes in place, and drops the log).
+
+        One way for every layout a state may have: fields in the instance's dict
+        (one update), in `__slots__`, or, compiled (docs/architecture.md, Compiled
+        rules), in native attributes, with a dict beside them in a Python subclass;
+        `__new__` runs no `__init__`.
+        """
+        cls = type(self)
+        new = cls.__new__(cls)
+        native = field_names(cls)
+        for name in native:
+            setattr(new, name, getattr(self, name))
+        fields: dict[str, Any] | None = getattr(self, "__dict__", None)
+        if fields and native:  # a subclass of a compiled state makes its dict on first use
+            for name, value in fields.items():
+                setattr(new, name, value)
+        elif fields:
+            vars(new).update(fields)
+        return new
+
     @abstractmethod
     def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
         """A copy in which every hidden fact `seat` may not know is drawn afresh.
@@ -300,7 +339,7 @@ class State(ABC):
     def is_over(self) -> bool:
         return not self.is_chance() and not self.actors()
 
-    def apply(self, seat: int, action: Action) -> Action:
+    def apply(self, seat: SupportsIndex, action: Action | SupportsIndex) -> Action:
         """Apply a seat's action, or raise IllegalActionError and change nothing.
 
         Returns the game's own copy of the action that was applied: input that
@@ -308,24 +347,23 @@ class State(ABC):
         by it, so no lookalike value reaches the game's fields or a transcript.
         An integer-like action is an action id (`Game.action_of`).
         """
-        if type(seat) is not int:
-            seat = as_index(seat, "a seat")
+        who = seat if type(seat) is int else as_index(seat, "a seat")
         if hasattr(action, "__index__") and not isinstance(action, (bool, Mapping)):
             action = self.game.action_of(action)
         actors = self.actors()
-        if seat not in actors:
-            raise IllegalActionError(self._not_your_turn(seat, actors))
-        legal = self.legal_actions(seat)
+        if who not in actors:
+            raise IllegalActionError(self._not_your_turn(who, actors))
+        legal = self.legal_actions(who)
         try:
-            action = legal[legal.index(action)]
+            chosen = legal[legal.index(action)]
         except ValueError:
-            reason = self.why_illegal(seat, action) or "it is not among the legal actions"
+            reason = self.why_illegal(who, action) or "it is not among the legal actions"
             options = ", ".join(describe_action(a) for a in legal)
             raise IllegalActionError(
-                f"seat {seat} may not play {describe_action(action)}: {reason}. Legal: {options}"
+                f"seat {who} may not play {describe_action(action)}: {reason}. Legal: {options}"
             ) from None
-        self._apply(seat, action)
-        return action
+        self._apply(who, chosen)
+        return chosen
 
     def apply_chance(self, faces: Sequence[object]) -> None:
         """Apply a throw's outcome, or raise ChanceError and change nothing."""
@@ -399,7 +437,7 @@ class State(ABC):
             mask[i] = 1
         return mask
 
-    def observation_tensor(self, seat: int) -> list[float]:
+    def observation_tensor(self, seat: SupportsIndex) -> list[float]:
         """`seat`'s view as numbers (the game's encoding.py): built from the view alone (C6)."""
         return self.game.encoding.encode(self.view(as_index(seat, "a seat")))
 
@@ -423,3 +461,23 @@ def describe_action(action: object) -> str:
         rest = " ".join(f"{k}={v}" for k, v in action.items() if k != "type")
         return f"{action['type']}{' ' + rest if rest else ''}"
     return repr(action)
+
+
+@cache
+def field_names(cls: type) -> tuple[str, ...]:
+    """The fields of a state class without an instance dict: its native attributes
+    when compiled, else the `__slots__` of its classes."""
+    native: tuple[str, ...] | None = getattr(cls, "__mypyc_attrs__", None)
+    if native is not None:
+        return tuple(name for name in native if name != "__dict__")
+    names: list[str] = []
+    for klass in reversed(cls.__mro__):
+        slots = klass.__dict__.get("__slots__", ())
+        names.extend((slots,) if isinstance(slots, str) else slots)
+    return tuple(dict.fromkeys(n for n in names if n not in ("__dict__", "__weakref__")))
+
+
+def no_odds_parameters(game_id: str, query: Mapping[str, str]) -> None:
+    """What `Game.odds` does with a query where a game's odds take no parameters."""
+    if query:
+        raise OptionError(f"{game_id} takes no odds parameters; got {', '.join(query)}")

@@ -76,7 +76,7 @@ class Recall:
 
     def apply(self, seat: int, action: Action | int) -> Action:
         """Apply a seat's action (a dict or an id) and record it; returns the action applied."""
-        applied = self.state.apply(seat, action)  # type: ignore[arg-type]
+        applied = self.state.apply(seat, action)
         self.records[int(seat)].append(Entry(action=self.game.action_id(applied)))
         self._observe()
         return applied

@@ -76,12 +76,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, SupportsIndex
+
+from mypy_extensions import mypyc_attr
 
 from dicehall.core import D6, Game, Option, OptionError, Result, State, View
 from dicehall.core.bots import BotFactory
 from dicehall.core.chance import Faces, Throw
 from dicehall.core.encoding import Encoding
+from dicehall.core.game import no_odds_parameters
 from dicehall.core.odds import OddsTable
 from dicehall.core.words import seat_list
 
@@ -167,6 +170,7 @@ BERRIES_OUT = 5
 BERRIES_POO = 4
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Kariki(Game):
     id = "kariki"
     name = "Kariki"
@@ -261,7 +265,9 @@ Kariki, 2-10 players, two dice and a mug (K1-K10).
     may pay the pot's sum into the pot and stay in with four berries.
 """
 
-    def __init__(self, seats: int | None = None, options: Mapping[str, object] | None = None):
+    def __init__(
+        self, seats: SupportsIndex | None = None, options: Mapping[str, object] | None = None
+    ):
         super().__init__(seats, options)
         first = self.options["first_roller"]
         if first != "roll-off" and int(first) >= self.seats:
@@ -298,7 +304,7 @@ Kariki, 2-10 players, two dice and a mug (K1-K10).
     def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
         from dicehall.games.kariki.odds import odds_tables
 
-        super().odds(query)  # rejects any parameter: Kariki's odds take none
+        no_odds_parameters(cls.id, query)
         return odds_tables()
 
     def advice(self, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTable | None:
@@ -307,6 +313,7 @@ Kariki, 2-10 players, two dice and a mug (K1-K10).
         return advice(view, legal, at_least=self.options["pull"] == "at-least")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class KarikiState(State):
     __slots__ = (
         "after_kariki_roller",
@@ -814,9 +821,7 @@ class KarikiState(State):
     # --- copies ----------------------------------------------------------------------
 
     def clone(self) -> KarikiState:
-        new = KarikiState.__new__(KarikiState)
-        for name in KarikiState.__slots__:
-            setattr(new, name, getattr(self, name))
+        new = self.shallow_copy()
         new.log = None
         new.berries = self.berries[:]
         new.crowns = self.crowns[:]

@@ -69,11 +69,12 @@ The view (`view(seat)`), JSON, keys:
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, Self
+from typing import Any, Self, SupportsIndex
+
+from mypy_extensions import mypyc_attr
 
 from dicehall.core import D6, D12, Action, Faces, Game, Option, OptionError, Result, State, View
 from dicehall.core.bots import BotFactory
@@ -171,6 +172,7 @@ def stones_in_words(black: int, white: int) -> str:
     return " + ".join(parts) or "nothing"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TaoDice(Game):
     id = "tao"
     name = "Tao Dice"
@@ -227,7 +229,9 @@ Options: length=token (default), single (one match) or two (first to
 two matches); opener=random (default) or a seat number.
 """
 
-    def __init__(self, seats: int | None = None, options: Mapping[str, object] | None = None):
+    def __init__(
+        self, seats: SupportsIndex | None = None, options: Mapping[str, object] | None = None
+    ):
         super().__init__(seats, options)
         opener = self.options["opener"]
         if opener != "random" and int(opener) >= self.seats:
@@ -277,6 +281,7 @@ two matches); opener=random (default) or a seat number.
         return advice_table(view, legal, self.action_label)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TaoState(State):
     def __init__(self, game: TaoDice, record: bool) -> None:
         self.game = game
@@ -752,7 +757,7 @@ class TaoState(State):
     # --- search and checks -------------------------------------------------------
 
     def clone(self) -> Self:
-        other = copy.copy(self)
+        other = self.shallow_copy()
         other.log = None
         for name in (
             "black", "white", "out", "in_round", "folded", "dice", "d12", "bet",

@@ -59,6 +59,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
+from mypy_extensions import mypyc_attr
+
 from dicehall.core.chance import Die, Faces, Throw
 from dicehall.core.encoding import Encoding
 from dicehall.core.game import Action, Game, Result, State, View
@@ -127,6 +129,7 @@ FIRST_THROWS = tuple((seat, ALL_DICE) for seat in reversed(ALL_SEATS))
 """A round's secret throws (T10), as `pending` holds them: the next one last."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Tepiiku(Game):
     id: ClassVar[str] = "tepiiku"
     name: ClassVar[str] = "Tepiiku"
@@ -224,14 +227,14 @@ more coins wins; equal coins share the win (T4)."""
         return advice_table(view, legal)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TepiikuState(State):
     """One position. Dice are flat lists of rune names per seat; rerolls are queued."""
-
-    game: Tepiiku
 
     def __init__(self, game: Tepiiku, record: bool = False) -> None:
         self.game = game
         self.log = [] if record else None
+        self.bankroll = game.bankroll  # T3's cap, and where everyone starts
         self.coins = [game.bankroll] * SEATS
         self.round = 0
         self.phase = THROW
@@ -509,7 +512,7 @@ class TepiikuState(State):
         coins = self.coins
         best = max(coins)
         winners = tuple(s for s in range(SEATS) if coins[s] == best)
-        bankroll = self.game.bankroll
+        bankroll = self.bankroll
         return Result(
             winners=winners,
             net=tuple(c - bankroll for c in coins),
@@ -542,7 +545,7 @@ class TepiikuState(State):
             "over": self.phase == OVER,
             "phase": self.phase,
             "round": self.round,
-            "bankroll": self.game.bankroll,
+            "bankroll": self.bankroll,
             "coins": list(self.coins),
             "pot": self.pot,
             "dice": [
@@ -571,8 +574,7 @@ class TepiikuState(State):
     # --- search -------------------------------------------------------------------
 
     def clone(self) -> Self:
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        new = self.shallow_copy()
         new.log = None
         new.coins = self.coins[:]
         new.dice = [d[:] for d in self.dice]

@@ -52,6 +52,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from dicehall.core import D6, Action, Game, Option, Result, State, Throw, View
 from dicehall.core.bots import BotFactory
 from dicehall.core.chance import Faces
@@ -94,6 +96,7 @@ DOUBLE_NAMES = {
 }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Toplshteyner(Game):
     id = "toplshteyner"
     name = "Toplshteyner"
@@ -184,9 +187,8 @@ wins the pot (P10). Results are in stakes."""
         return decision_advice(self, view, legal)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ToplshteynerState(State):
-    game: Toplshteyner
-
     def __init__(self, game: Toplshteyner, record: bool = False) -> None:
         self.game = game
         self.log = [] if record else None
@@ -498,8 +500,7 @@ class ToplshteynerState(State):
     # --- search and checks ----------------------------------------------------
 
     def clone(self) -> Self:
-        copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__)
+        copy = self.shallow_copy()
         copy.log = None
         copy.lives = self.lives[:]
         copy.paid = self.paid[:]
