@@ -8,7 +8,8 @@ Prints one JSON object per step. Run it niced on a shared machine.
 With `--state FILE` the CFR+ state (regrets, values: about 600 MB) is kept
 there after every sweep, and a later run with the same FILE goes on from
 it: `--max-sweeps` counts the sweeps already made. `--workers N` runs the
-CFR+ passes in N processes (default: one per core; the same numbers). `--carry` carries the
+CFR+ passes in N processes (default: one per core; the same numbers); `--predictive` runs
+predictive CFR+ (`chunk_iterations`). `--carry` carries the
 average strategy across sweeps (`solve(carry=True)`), and `--measure` gives
 the exploitability of the strategy stored after every sweep.
 """
@@ -45,6 +46,7 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="processes for the CFR+ passes"
     )
+    parser.add_argument("--predictive", action="store_true", help="predictive CFR+")
     parser.add_argument("--measure", action="store_true", help="exploitability after each sweep")
     parser.add_argument("--bots", default="", help="also measure these bots (heuristic,random)")
     parser.add_argument("--no-solve", action="store_true", help="only measure --bots")
@@ -98,7 +100,7 @@ def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> N
         model, iterations=args.iterations, per_sweep=args.per_sweep,
         max_sweeps=args.max_sweeps, tick=tick, after_sweep=checkpoint, resume=resume,
         keep=None if state is None else lambda kept: kept.save(state), carry=args.carry,
-        workers=args.workers,
+        workers=args.workers, predictive=args.predictive,
     )  # fmt: skip
     meta = {"iterations": solved.iterations, "sweeps": solved.sweeps,
             "change": solved.change, "seconds": solved.seconds}  # fmt: skip

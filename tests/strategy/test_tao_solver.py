@@ -175,6 +175,20 @@ def test_the_two_stone_match_solves_to_an_equilibrium() -> None:
     assert e_uniform.match > 10 * e.match
 
 
+def test_predictive_cfr_plus_goes_further_in_the_same_iterations() -> None:
+    """Predictive CFR+ (`chunk_iterations`) against CFR+, both carried, 190 iterations."""
+    m = model()
+    plain, predictive = (
+        solve(m, iterations=40, per_sweep=10, max_sweeps=6, tolerance=0, carry=True, predictive=p)
+        for p in (False, True)
+    )
+    assert predictive.iterations == plain.iterations == 190
+    e_plain, e_predictive = exploitability(m, plain.policy), exploitability(m, predictive.policy)
+    assert 0 <= e_predictive.match < min(1e-6, e_plain.match / 10)
+    assert 0 <= e_predictive.token < min(2e-6, e_plain.token / 10)
+    assert predictive.change < plain.change / 5
+
+
 @pytest.mark.parametrize("carry", [False, True])
 def test_a_solve_resumed_from_its_kept_state_goes_on_exactly(tmp_path: Path, carry: bool) -> None:
     """Stopped after two sweeps and resumed from the file, it ends where one run ends
@@ -192,15 +206,26 @@ def test_a_solve_resumed_from_its_kept_state_goes_on_exactly(tmp_path: Path, car
     assert [c for _, c in resumed.history] == [c for _, c in straight.history]
 
 
+@pytest.mark.parametrize("predictive", [False, True])
 def test_cfr_passes_in_worker_processes_give_the_same_numbers(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, predictive: bool
 ) -> None:
     """The chunks shared out among two processes: the very numbers of one process."""
     m = model()
     monkeypatch.setattr(solver, "CHUNK", max(1, len(m) // 3))
     assert len(list(m.chunks())) >= 3
-    one = solve(m, iterations=10, per_sweep=5, max_sweeps=2, carry=True)
-    two = solve(m, iterations=10, per_sweep=5, max_sweeps=2, carry=True, workers=2)
+    one, two = (
+        solve(
+            m,
+            iterations=10,
+            per_sweep=5,
+            max_sweeps=2,
+            carry=True,
+            predictive=predictive,
+            workers=workers,
+        )
+        for workers in (1, 2)
+    )
     assert np.array_equal(two.values, one.values)
     assert np.array_equal(two.policy.stage1, one.policy.stage1)
     assert np.array_equal(two.policy.stage2, one.policy.stage2)
