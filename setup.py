@@ -58,7 +58,7 @@ def compiled_modules() -> list[object]:
         # (`make typecheck` checks them all).
         options = ["--ignore-missing-imports", "--follow-imports=silent"]
         return list(mypycify([*options, *COMPILED], opt_level="3", group_name="dicehall"))
-    except BaseException as error:  # mypyc reports type errors by exiting
+    except (Exception, SystemExit) as error:  # mypyc reports type errors by exiting
         print(f"dicehall: mypyc failed, the rules stay pure Python ({error})", file=sys.stderr)
         return []
 

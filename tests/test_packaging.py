@@ -58,6 +58,17 @@ def test_every_pin_of_a_direct_dependency_lies_in_its_range(lock: str) -> None:
             )
 
 
+def test_the_builds_mypyc_is_the_locked_mypy() -> None:
+    """A wheel's compiled rules come from the mypy the suite ran them with (setup.py)."""
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    (mypy,) = [Requirement(r) for r in requires if Requirement(r).name == "mypy"]
+    assert str(mypy.specifier).startswith("=="), f"the build's {mypy} must be pinned"
+    locked = pins("requirements.lock")["mypy"]
+    assert [Version(str(mypy.specifier)[2:])] == locked, (
+        f"the build pins {mypy}, requirements.lock has mypy {locked}: pin the same one"
+    )
+
+
 def test_the_lowest_lock_holds_every_lower_bound() -> None:
     """The lower bounds are tested: CI runs the suite on exactly these versions."""
     pinned = pins("requirements-lowest.lock")

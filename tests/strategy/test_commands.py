@@ -89,6 +89,5 @@ def test_tao_solve_writes_its_strategy_and_measures_it(
     result = runner.invoke(app, [*args, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    # at most 0.05, and not below zero by more than rounding (a near-exact solve: -1e-9)
-    assert data["unit"] == "win probability" and -1e-7 < data["exploitability"] < 0.05
+    assert data["unit"] == "win probability" and 0 <= data["exploitability"] < 0.05
     assert load(out, "tao", 2, {}).meta["iterations"] >= 10
