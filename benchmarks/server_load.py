@@ -122,6 +122,7 @@ class Stats:
         self.pings: list[float] = []  # the spectator's round trips during the seats=8 odds
         self.heavy: list[str] = []  # what each seats=8 request got, and how fast
         self.workers_cpu = 0.0  # the server's worker processes' CPU seconds (set at the end)
+        self.system_cpu = 0.0  # the kernel's part of the server's own (set at the end)
 
     def merge(self, other: Stats) -> None:
         self.moves += other.moves
@@ -267,13 +268,16 @@ async def run_table(
         sockets = await connect_seats(bases, table, seed)
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """CPU time a process has used (Linux), to tell the server's share from the clients'."""
+def cpu_seconds(pid: int, system_only: bool = False) -> float | None:
+    """CPU time a process has used (Linux), to tell the server's share from the clients';
+    `system_only`: the kernel's part alone (on loopback, a socket send carries the
+    receiving side's TCP work too)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[12]) if system_only else int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def worker_pids(pid: int) -> list[int]:
@@ -392,6 +396,7 @@ def run_clients(
         for _ in procs:
             ready.get(timeout=600)
         cpu_before = sum(cpu_seconds(pid) or 0.0 for pid in server_pids)
+        system_before = sum(cpu_seconds(pid, True) or 0.0 for pid in server_pids)
         workers_before = workers_cpu(server_pids)
         started = time.perf_counter()
         go.set()
@@ -410,6 +415,8 @@ def run_clients(
         elapsed = time.perf_counter() - started
         cpu = sum(cpu_seconds(pid) or 0.0 for pid in server_pids) - cpu_before
         stats.workers_cpu = workers_cpu(server_pids) - workers_before
+        stats.system_cpu = sum(cpu_seconds(pid, True) or 0.0 for pid in server_pids)
+        stats.system_cpu -= system_before
         if spy is not None:
             spy.wait(timeout=60)
     finally:
@@ -603,8 +610,9 @@ def report(
     if cpu and stats.moves:
         print(
             f"server CPU while playing: {cpu:.1f} s in all, "
-            f"{cpu / stats.moves * 1000:.2f} ms a move; its worker processes (sealed-dice "
-            f"tracking, odds) {stats.workers_cpu:.1f} s, "
+            f"{cpu / stats.moves * 1000:.2f} ms a move "
+            f"(system {stats.system_cpu / stats.moves * 1000:.2f}); its worker processes "
+            f"(sealed-dice tracking, odds) {stats.workers_cpu:.1f} s, "
             f"{(cpu + stats.workers_cpu) / stats.moves * 1000:.2f} ms a move with them"
         )
     print(
