@@ -23,12 +23,15 @@ otherwise freeze every table. A write the database refuses raises
 `StorageError`, a 503 over HTTP, with the cause in words (locked, disk full).
 
 Steps are written in group commits (`Store.save_steps`): the steps that tables
-hand in while the writer is busy wait for it and then go in together, in one
-transaction, so a busy server pays one commit and one hand-over to the writer
-thread for many tables' moves rather than one each. A table still hears back
-only once its own steps are committed; if the shared transaction fails, each
-table's steps are tried again alone, so one table's refused write never fails
-another's.
+hand in while a commit is under way wait for it and then go in together, in one
+transaction, so a busy server pays one commit for many tables' moves rather
+than one each. A table still hears back only once its own steps are committed;
+if the shared transaction fails, each table's steps are tried again alone, so
+one table's refused write never fails another's. The one exception to "never
+on the event loop": on an SQLite file at synchronous NORMAL or OFF, where a
+commit syncs nothing, a group is committed on the loop's own connection if the
+write lock is free at that instant, and goes to the writer thread otherwise
+(loop_writes.py says why and how it never waits).
 
 The schema is Alembic's (migrations/): a store migrates its database in place
 when it opens it, so a database made by any earlier version keeps every row.
@@ -67,6 +70,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from dicehall.core.errors import DicehallError
+from dicehall.server.loop_writes import LoopWriter, can_write_on_loop
 from dicehall.server.wire import dumps
 from dicehall.server.workers import Busy, Pool
 
@@ -197,6 +201,13 @@ class Store:
         self.writer = Pool("saving to the database", 0 if memory else 1, write_queue)
         self._waiting: list[tuple[Append, asyncio.Future[None]]] = []  # the next group commit
         self._committing = False
+        self.commits = 0  # group commits of steps, on the loop or in the writer thread
+        self._checkpointing: asyncio.Task[None] | None = None
+        self.on_loop: LoopWriter | None = None  # group commits made on the loop (loop_writes.py)
+        path = self.engine.url.database
+        if can_write_on_loop(path, self.engine.dialect.name, synchronous):
+            assert path is not None
+            self.on_loop = LoopWriter(path, synchronous)
 
     async def write(self, fn: Callable[..., None], *args: Any) -> None:
         """Run one of the write methods below in the writer thread; StorageError if refused."""
@@ -236,15 +247,26 @@ class Store:
         await asyncio.shield(done)  # a caller that goes away leaves the commit to the others
 
     async def _group_commits(self) -> None:
-        """Commit whatever waits, in the writer thread, until nothing does."""
+        """Commit whatever waits, until nothing does: on the loop where that cannot wait
+        (loop_writes.py), else in the writer thread. It runs as a task of its own, so the
+        group holds every table that moved in the same turn of the loop."""
         try:
             while self._waiting:
                 group, self._waiting = self._waiting, []
-                try:
-                    refused = await self.writer.run(self.append_group, [a for a, _ in group])
-                except Exception as e:  # the writer itself refused (Busy) or broke
-                    failure = e if isinstance(e, Busy) else storage_error(e)
-                    refused = [failure] * len(group)
+                appends = [a for a, _ in group]
+                refused: list[Exception | None]
+                if self.on_loop is not None and self.on_loop.append(appends):
+                    refused = [None] * len(group)
+                    if self.on_loop.checkpoint_due() and self._checkpointing is None:
+                        self.on_loop.unchecked = 0
+                        self._checkpointing = asyncio.create_task(self._checkpoint())
+                else:
+                    try:
+                        refused = await self.writer.run(self.append_group, appends)
+                    except Exception as e:  # the writer itself refused (Busy) or broke
+                        failure = e if isinstance(e, Busy) else storage_error(e)
+                        refused = [failure] * len(group)
+                self.commits += 1
                 for (_, done), error in zip(group, refused, strict=True):
                     if done.done():
                         continue
@@ -254,6 +276,19 @@ class Store:
                         done.set_exception(error)
         finally:
             self._committing = False
+
+    async def _checkpoint(self) -> None:
+        """The log's frames copied into the database file, in the writer thread (passive:
+        it waits for nobody, and nobody waits for it)."""
+        try:
+            with contextlib.suppress(Exception):  # missed: the next one catches up
+                await self.run(self._checkpoint_now)
+        finally:
+            self._checkpointing = None
+
+    def _checkpoint_now(self) -> None:
+        with self.engine.connect() as db:
+            db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def append_group(self, group: list[Append]) -> list[Exception | None]:
         """In the writer thread: several tables' `append`s in one transaction; if it fails,
@@ -349,6 +384,9 @@ class Store:
             return list(db.execute(query).scalars())
 
     def close(self) -> None:
+        if self.on_loop is not None:
+            self.on_loop.close()
+            self.on_loop = None
         if self._lock is not None:
             with contextlib.suppress(SQLAlchemyError):  # a lost session has let go already
                 self._lock.execute(text(f"SELECT {self._unlock}(:k)"), {"k": SERVER_LOCK})

@@ -167,7 +167,12 @@ class Tracker:
                 if self.closed:
                     return
                 batch, self._waiting = self._waiting, []
-                done = self._send([job for job, _ in batch])
+                try:
+                    done = self._send([job for job, _ in batch])
+                except Exception as e:  # no worker could be started: these jobs fail
+                    log.exception("sealed-dice tracking: no worker could take the steps")
+                    done = Future()
+                    done.set_exception(e)
             done.add_done_callback(functools.partial(self._hand_answers, batch))
 
     def _send(self, jobs: list[Job]) -> Future[list[Shown | Exception]]:
