@@ -69,6 +69,7 @@ def starlette_app():
     async def table(ws: WebSocket, group: str) -> None:
         await ws.accept()
         queue: asyncio.Queue[str] = asyncio.Queue()
+        queue.ws = ws
         members = groups.setdefault(group, [])
         members.append(queue)
 
@@ -82,7 +83,10 @@ def starlette_app():
                 message = json.loads(await ws.receive_text())
                 text = json.dumps({"type": "update", "step": message["step"], "pad": update})
                 for other in list(members):
-                    other.put_nowait(text)
+                    if app_kind == "direct":
+                        await other.ws.send_text(text)
+                    else:
+                        other.put_nowait(text)
         except WebSocketDisconnect:
             members.remove(queue)
             writer.cancel()
@@ -142,7 +146,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--think-ms", type=float, default=500)
     parser.add_argument("--clients", type=int, default=3)
-    parser.add_argument("--app", choices=("asgi", "starlette"), default="asgi")
+    parser.add_argument("--app", choices=("asgi", "starlette", "direct"), default="asgi")
     args = parser.parse_args()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

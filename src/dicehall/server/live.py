@@ -60,6 +60,11 @@ WAITING, PLAYING, OVER = "waiting", "playing", "over"
 THROWS = -1  # the key in `_bot_turns` of the table's throws for a seat a bot took over
 CLOSED = "closed"  # expired while waiting, or left by every person (settings.when_empty)
 MAX_LABELS = 4096  # action labels a table keeps (_choices); a game's actions are far fewer
+# Sealed dice: how long openings the tracker found wait for an update to ride with. An
+# opening on its own was a second message to each seat it was for, about a third more
+# messages a move at Kariki; a move comes sooner than this at a table in play, and an
+# opening proves a throw the seat can already see, so waiting costs nothing but time.
+OPENINGS_HOLD_SECONDS = 1.0
 
 
 class Listener(Protocol):
@@ -119,6 +124,9 @@ class LiveTable:
         except RuntimeError:  # built outside the server (a test): sealed dice track in line
             self._loop = None
         self._round_timer: asyncio.TimerHandle | None = None
+        # sealed dice: openings the tracker found, by seat, until an update carries them
+        self._held: dict[int | None, list[dict[str, Any]]] = {}
+        self._held_timer: asyncio.TimerHandle | None = None
         self.listeners: set[Listener] = set()
         self.bots: dict[int, Bot] = {}
         self.deadlines: dict[int, float] = {}
@@ -142,6 +150,7 @@ class LiveTable:
         self.state = self.game.new_state(record=True)
         if isinstance(self.dice, SealedTable):
             self.dice.release()  # steps rolled back: what they showed is not told
+        self._held = {}
         self.dice = table_dice(self.record, self.game)
         if isinstance(self.dice, SealedTable) and self._loop is not None:
             self.dice.track_live(self.tracker, self._openings_found)
@@ -561,15 +570,25 @@ class LiveTable:
         self._loop.call_soon_threadsafe(self._send_openings, news)
 
     def _send_openings(self, news: dict[int | None, list[dict[str, Any]]]) -> None:
+        """Hold new openings for the seats that are listening: they ride with each seat's
+        next update, or go on their own after OPENINGS_HOLD_SECONDS if none comes first."""
         public = news.get(None, [])
-        texts: dict[int | None, str] = {}
-        for listener in list(self.listeners):
-            seat = listener.seat
+        for seat in {listener.seat for listener in self.listeners}:
             openings = public if seat is None else public + news.get(seat, [])
             if openings:
-                text = texts.get(seat)
-                if text is None:
-                    text = texts[seat] = dumps({"type": "openings", "openings": openings})
+                self._held.setdefault(seat, []).extend(openings)
+        if self._held and self._held_timer is None:
+            loop = asyncio.get_running_loop()
+            self._held_timer = loop.call_later(OPENINGS_HOLD_SECONDS, self._send_held)
+
+    def _send_held(self) -> None:
+        """The held openings no update carried: each seat's in a message of its own."""
+        self._held_timer = None
+        held, self._held = self._held, {}
+        texts = {seat: dumps({"type": "openings", "openings": o}) for seat, o in held.items()}
+        for listener in list(self.listeners):
+            text = texts.get(listener.seat)
+            if text is not None:
                 listener.push(text)
 
     def _announce_round(self) -> None:
@@ -805,6 +824,9 @@ class LiveTable:
         if self._round_timer is not None:
             self._round_timer.cancel()
             self._round_timer = None
+        if self._held_timer is not None:
+            self._held_timer.cancel()
+            self._held_timer = None
         for task in self._tasks:
             if task is not asyncio.current_task():
                 task.cancel()
@@ -891,6 +913,9 @@ class LiveTable:
                     "events": self.state.events_for(seat, logged),
                     **self._position(seat, turn),
                 }
+                held = self._held.pop(seat, None)
+                if held is not None:
+                    update["openings"] = held
                 text = texts[seat] = dumps(update)
             listener.push(text)
             if over is not None:
