@@ -15,10 +15,14 @@ server's CPU is read from /proc over the play alone, as in server_load.py.
 - `asgi`: a bare ASGI application that awaits the four sends in the handler
   of the frame that came in: the least any Python server on uvicorn can do;
 - `starlette`: FastAPI's WebSocket with a queue and a writer task per
-  connection and JSON in and out, the shape of `server/sockets.py`.
+  connection and JSON in and out, the shape of `server/sockets.py`;
+- `direct`: the same, but the four sends awaited in the handler, as `asgi`
+  does: what the writer task's hop costs (a slow reader would hold the
+  handler up here, which is why the server has the task).
 
     .venv/bin/python benchmarks/socket_floor.py --seats 500 --app asgi
     .venv/bin/python benchmarks/socket_floor.py --seats 500 --app starlette
+    .venv/bin/python benchmarks/socket_floor.py --seats 500 --app direct
 """
 
 from __future__ import annotations
@@ -69,9 +73,8 @@ def starlette_app():
     async def table(ws: WebSocket, group: str) -> None:
         await ws.accept()
         queue: asyncio.Queue[str] = asyncio.Queue()
-        queue.ws = ws
         members = groups.setdefault(group, [])
-        members.append(queue)
+        members.append((queue, ws))
 
         async def write() -> None:
             while True:
@@ -82,13 +85,13 @@ def starlette_app():
             while True:
                 message = json.loads(await ws.receive_text())
                 text = json.dumps({"type": "update", "step": message["step"], "pad": update})
-                for other in list(members):
+                for other, other_ws in list(members):
                     if app_kind == "direct":
-                        await other.ws.send_text(text)
+                        await other_ws.send_text(text)
                     else:
                         other.put_nowait(text)
         except WebSocketDisconnect:
-            members.remove(queue)
+            members.remove((queue, ws))
             writer.cancel()
 
     return app
