@@ -52,6 +52,15 @@ def can_write_on_loop(url_database: str | None, dialect: str, synchronous: str) 
     return dialect == "sqlite" and not memory and synchronous in ("OFF", "NORMAL")
 
 
+def step_rows(group: Sequence[Append]) -> list[tuple[str, int, str]]:
+    """The steps' rows: (table id, index, the step as JSON text), in order."""
+    return [
+        (table_id, first + i, dumps(step))
+        for table_id, first, new_steps, _status, _again in group
+        for i, step in enumerate(new_steps)
+    ]
+
+
 class LoopWriter:
     """A connection of the event loop's own to an SQLite file in WAL mode."""
 
@@ -69,11 +78,7 @@ class LoopWriter:
         nothing and answer False (the write lock is held elsewhere, a retry, an error)."""
         if any(again for *_, again in group):
             return False
-        rows = [
-            (table_id, first + i, dumps(step))
-            for table_id, first, new_steps, _status, _again in group
-            for i, step in enumerate(new_steps)
-        ]
+        rows = step_rows(group)
         try:
             self.db.execute("BEGIN IMMEDIATE")  # the write lock now, or SQLITE_BUSY at once
         except sqlite3.Error:

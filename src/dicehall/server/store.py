@@ -70,8 +70,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from dicehall.core.errors import DicehallError
-from dicehall.server.loop_writes import LoopWriter, can_write_on_loop
-from dicehall.server.wire import dumps
+from dicehall.server.loop_writes import LoopWriter, can_write_on_loop, step_rows
 from dicehall.server.workers import Busy, Pool
 
 log = logging.getLogger("dicehall.server")
@@ -449,11 +448,8 @@ Append = tuple[str, int, list[Any], str | None, bool]
 def _append(db: Connection, group: list[Append]) -> None:
     """Several tables' new steps in one statement, then their new statuses (a status
     changes at a game's start and end only)."""
-    rows: list[tuple[str, int, str]] = []
-    for table_id, first, new_steps, _status, again in group:
-        if again and _steps(db, table_id)[first:] == new_steps:
-            continue  # the failed write had landed after all
-        rows += ((table_id, first + i, dumps(s)) for i, s in enumerate(new_steps))
+    # a retried write whose first attempt had landed after all is not written again
+    rows = step_rows([a for a in group if not (a[4] and _steps(db, a[0])[a[1] :] == a[2])])
     if rows:
         _insert_rows(db, rows)
     for table_id, _first, _new, status, _again in group:
