@@ -19,6 +19,7 @@ from dicehall.core.chance import DiceSource
 from dicehall.core.errors import ChanceError, DicehallError, TranscriptError
 from dicehall.core.game import Game, State
 from dicehall.core.nesting import depth
+from dicehall.core.registry import make_game
 
 FORMAT = "dicehall-transcript"
 VERSION = 2
@@ -104,8 +105,6 @@ GameMaker = Callable[[Any, Any, Mapping[str, object]], Game]
 def game_of(data: Mapping[str, Any], make: GameMaker | None = None) -> Game:
     """The configured game a transcript names; errors name the bad field."""
     if make is None:
-        from dicehall.games import make_game
-
         make = make_game
 
     if data.get("format", FORMAT) != FORMAT:
