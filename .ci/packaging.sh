@@ -1,9 +1,9 @@
 # Sourced by .ci/run after `make test` (the lock, the oldest Python, everything):
 # the suite once more against the lowest bounds, on the newest Python this
-# machine has, and from an unpacked sdist with the built wheel installed, plus
-# the wheel alone without extras. These runs take the quick subset
-# (QUICK below: no soak, no browser; the browser tests ran in `make test`),
-# so the whole of .ci/run stays well inside its time on two cores.
+# machine has, and from an unpacked sdist against each wheel of the release
+# (.ci/dists.sh: a manylinux wheel per CPython here, and the pure-Python one),
+# plus the pure wheel alone without extras. These runs take the quick subset
+# (QUICK below: no soak, no browser; the browser tests ran in `make test`).
 
 QUICK=(-m "not slow and not browser" -p no:cacheprovider)
 CI_TMP=$(mktemp -d /tmp/dicehall-ci.XXXXXX)
@@ -49,16 +49,30 @@ ci_newest() {
     "$CI_TMP/newest/bin/pytest" "${QUICK[@]}"
 }
 
-ci_dist() {
-    ci_step "sdist and wheel: build, twine check, tests from the unpacked sdist"
-    .venv/bin/python -m build --outdir "$CI_TMP/dist" >"$CI_TMP/build.log" 2>&1 \
-        || { cat "$CI_TMP/build.log"; return 1; }
-    .venv/bin/twine check --strict "$CI_TMP"/dist/*
-    local wheel sdist
-    wheel=$(ls "$CI_TMP"/dist/*.whl)
-    sdist=$(ls "$CI_TMP"/dist/*.tar.gz)
+# The interpreter a wheel was built for: cpXY's python3.Y (the one .ci/dists.sh found).
+ci_wheel_python() {
+    local tag minor py
+    tag=$(basename "$1" | cut -d - -f 3)
+    [ "$tag" = py3 ] && { echo python3; return; }
+    minor="3.${tag#cp3}"
+    for py in "python$minor" "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$minor".*/bin/python3; do
+        "$py" -c pass 2>/dev/null && { command -v "$py"; return; }  # not a pyenv shim's refusal
+    done
+    return 1
+}
 
-    # the wheel alone, no extras: the terminal commands work, serve says what to install
+ci_dist() {
+    ci_step "sdist and wheels: build (.ci/dists.sh), auditwheel show, twine check --strict"
+    VENV_BIN=.venv/bin .ci/dists.sh "$CI_TMP/dist" >"$CI_TMP/build.log" 2>&1 \
+        || { cat "$CI_TMP/build.log"; return 1; }
+    grep -E '^-' "$CI_TMP/build.log"
+    local wheel sdist py name
+    sdist=$(ls "$CI_TMP"/dist/*.tar.gz)
+    mkdir "$CI_TMP/sdist"
+    tar -xzf "$sdist" -C "$CI_TMP/sdist"
+
+    # a wheel alone, no extras: the terminal commands work, serve says what to install
+    wheel=$(ls "$CI_TMP"/dist/*-py3-none-any.whl)
     python3 -m venv "$CI_TMP/bare"
     "$CI_TMP/bare/bin/pip" install --quiet "$wheel"
     "$CI_TMP/bare/bin/dicehall" --version
@@ -71,18 +85,52 @@ ci_dist() {
         echo "the wheel without extras installed fastapi"; return 1
     fi
 
-    # the wheel with the locked set, and the sdist's own tests run against it
-    ci_venv python3 "$CI_TMP/wheel" requirements.lock
-    "$CI_TMP/wheel/bin/pip" install --quiet --no-deps "$wheel"
-    mkdir "$CI_TMP/sdist"
-    tar -xzf "$sdist" -C "$CI_TMP/sdist"
+    # each wheel in a clean venv of its Python, with the locked set, and the sdist's own
+    # tests run against it: the manylinux wheels' rules compiled (setup.py), the pure one's not
+    for wheel in "$CI_TMP"/dist/*.whl; do
+        name=$(basename "$wheel")
+        py=$(ci_wheel_python "$wheel") || { echo "no Python for $name"; return 1; }
+        ci_step "the quick suite on $name ($("$py" --version))"
+        rm -rf "$CI_TMP/wheel"
+        ci_venv "$py" "$CI_TMP/wheel" requirements.lock
+        "$CI_TMP/wheel/bin/pip" install --quiet --no-deps "$wheel"
+        (
+            cd "$CI_TMP"/sdist/dicehall-*/
+            "$CI_TMP/wheel/bin/python" -c \
+                'import dicehall, sys; sys.exit("site-packages" not in dicehall.__file__)'
+            local compiled=True
+            case "$name" in *-py3-none-any.whl) compiled=False ;; esac
+            "$CI_TMP/wheel/bin/python" -c "import dicehall.games.kariki.rules as r, sys
+sys.exit(r.__file__.endswith('.so') != $compiled)"
+            "$CI_TMP/wheel/bin/pytest" "${QUICK[@]}"
+        )
+    done
+}
+
+# The image's build and start commands (deploy/container/Containerfile), run here without
+# the image: base images cannot be pulled on these machines. install.sh builds and installs
+# into a clean venv; the server starts with the image's settings (its state in a temporary
+# folder, on loopback) and the image's HEALTHCHECK passes against it.
+ci_container() {
+    ci_step "the container's build (deploy/container/install.sh) and start, in a clean venv"
+    local prefix="$CI_TMP/container" state="$CI_TMP/container-state" port pid ok=0
+    mkdir -p "$state"
+    PATH="$PWD/.venv/bin:$PATH" deploy/container/install.sh "$PWD" "$prefix"  # .venv's uv
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     (
-        cd "$CI_TMP"/sdist/dicehall-*/
-        "$CI_TMP/wheel/bin/python" -c \
-            'import dicehall, sys; sys.exit("site-packages" not in dicehall.__file__)'
-        # the wheel's rules are the compiled ones (setup.py), so the suite tests them
-        "$CI_TMP/wheel/bin/python" -c \
-            'import dicehall.games.kariki.rules as r, sys; sys.exit(not r.__file__.endswith(".so"))'
-        "$CI_TMP/wheel/bin/pytest" "${QUICK[@]}"
-    )
+        cd "$state"
+        export DICEHALL_HOST=127.0.0.1 DICEHALL_PORT="$port" DICEHALL_CACHE="$state/cache" \
+            DICEHALL_DB="sqlite:///$state/dicehall.sqlite"
+        exec "$prefix/bin/dicehall" serve
+    ) >"$state/serve.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 120); do
+        if DICEHALL_PORT="$port" "$prefix/bin/python" deploy/container/healthcheck.py 2>/dev/null; then
+            ok=1; break
+        fi
+        sleep 0.5
+    done
+    kill "$pid"; wait "$pid" || true
+    [ "$ok" = 1 ] || { cat "$state/serve.log"; echo "the container's server never passed its health check"; return 1; }
+    echo "healthy on port $port"
 }

@@ -17,6 +17,12 @@ if [ ! -x /usr/bin/chromium ]; then
     ci_apt_install chromium || echo "chromium could not be installed: the browser tests will be skipped"
 fi
 
+# Debian's nginx, for tests/server/test_proxy.py (deploy/nginx/dicehall.conf in front of
+# the servers); the test starts its own nginx on free ports, nothing listens until then.
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+    ci_apt_install nginx-light || echo "nginx could not be installed: the proxy test will be skipped"
+fi
+
 # A throwaway PostgreSQL cluster for tests/server/test_postgres.py and tests/server/cluster/.
 ci_start_postgres() {
     local bin

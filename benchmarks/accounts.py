@@ -24,10 +24,10 @@ from pathlib import Path
 from argon2 import PasswordHasher
 
 from dicehall.core.game import Result
-from dicehall.server.accounts import AccountStore
-from dicehall.server.config import ServerConfig
-from dicehall.server.results import Finished, ResultStore
-from dicehall.server.store import Store, TableRecord
+from dicehall.server.ops.settings import ServerConfig
+from dicehall.server.people.accounts import AccountStore
+from dicehall.server.people.results import Finished, ResultStore
+from dicehall.server.tables.store import Store, TableRecord
 
 
 def main() -> None:

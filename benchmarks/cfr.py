@@ -29,9 +29,8 @@ import numpy as np
 
 from dicehall.core import RandomDice, State, Table, View, make_bots
 from dicehall.games import make_game
-from dicehall.games.kariki.rounds import RoundModel
-from dicehall.games.kariki.solver import Strategy
-from dicehall.games.kariki.strategies import SHIPPED, file_name, solved_options
+from dicehall.games.kariki.solver.model import RoundModel
+from dicehall.games.kariki.solver.stored import SHIPPED, Strategy, file_name, solved_options
 from dicehall.strategy.cfr import CFRPlus
 from dicehall.strategy.passes import Passes
 from dicehall.strategy.strategy_file import load

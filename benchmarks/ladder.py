@@ -26,9 +26,9 @@ from sqlalchemy import func, select
 
 from dicehall.games import game_class, game_ids
 from dicehall.server import create_app
-from dicehall.server.config import ServerConfig
-from dicehall.server.results import game_results
-from dicehall.server.store import steps
+from dicehall.server.ops.settings import ServerConfig
+from dicehall.server.people.results import game_results
+from dicehall.server.tables.store import steps
 
 
 def cost(gid: str, games: int, folder: Path) -> tuple[float, float, float]:

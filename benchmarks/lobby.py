@@ -27,8 +27,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from dicehall.server import create_app
-from dicehall.server.config import ServerConfig
-from dicehall.server.limits import Limits
+from dicehall.server.ops.limits import Limits
+from dicehall.server.ops.settings import ServerConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.toy_game import GAMES
@@ -86,15 +86,15 @@ async def _lobby(hall: Any, cache: Any) -> None:
         hall.open_tables()
         return
     await cache.refresh_tables(hall.listed())
-    hall.open_tables(cache.rating)
+    hall.open_tables(cache.seat_ratings)
 
 
 def _rate_the_bots(engine: Any) -> None:
     """Ratings for the two bot players of every table, as if they had played."""
     from sqlalchemy import insert
 
-    from dicehall.server.accounts import AccountStore
-    from dicehall.server.results import ratings
+    from dicehall.server.people.accounts import AccountStore
+    from dicehall.server.people.results import ratings
 
     bots = [AccountStore(engine).bot(name) for name in ("random", "random 2")]
     values = {"game": "duel", "mu": 27.0, "sigma": 3.0, "ordinal": 18.0, "games": 50, "wins": 20.0}

@@ -23,7 +23,7 @@ import numpy as np
 
 from dicehall.cluster import Local, RayRunner, Runner, import_ray
 from dicehall.games import make_game
-from dicehall.games.kariki import solver as kariki
+from dicehall.games.kariki.solver import solve as kariki
 from dicehall.ratings import ladder
 from dicehall.strategy.duel import duel
 
@@ -56,7 +56,7 @@ def jobs(games: int, iterations: int) -> dict[str, Callable[[Runner], Any]]:
 
 
 def warm_up(i: int) -> int:
-    import dicehall.games.kariki.solver  # noqa: F401  (what the jobs' chunks import)
+    import dicehall.games.kariki.solver.solve  # noqa: F401  (what the jobs' chunks import)
 
     return i
 

@@ -23,7 +23,7 @@ import statistics
 import time
 
 from dicehall.games import game_ids, make_game
-from dicehall.server.replay import frames
+from dicehall.server.tables.replay import frames
 from sealed import random_game, replayed  # benchmarks/sealed.py, beside this script
 
 

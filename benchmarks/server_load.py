@@ -46,7 +46,7 @@ drifts between separate sessions, and CPU a move with it.
 With --processes 1,2 --db postgresql+psycopg://... --redis redis://..., the same
 load runs once per entry, one after the other on the same (emptied) database: 1
 is one server process on that database (no Redis), 2 and more are that many
-processes of one site on the database and Redis (docs/server.md, Several
+processes of one site on the database and Redis (docs/operators/several-processes.md,
 processes), each table's seats spread over them so most seats are relayed to
 their table's owner; a table of moves a second and latency closes the run.
 
@@ -71,22 +71,23 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from dicehall.server.commands import tune_gc
+from dicehall.server.http.commands import tune_gc
 
 HOST = "127.0.0.1"
 
 SERVER = """
 import sys, uvicorn
 from dicehall.server import create_app
-from dicehall.server import commands
-from dicehall.server.commands import tune_gc, tune_threads
-from dicehall.server.limits import Limits
+from dicehall.server.http import commands
+from dicehall.server.http.commands import tune_gc, tune_threads
+from dicehall.server.ops.limits import Limits
 # Every simulated client comes from 127.0.0.1, so the per-address limits are lifted.
 db, port, loop, ws = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 site = {"redis_url": sys.argv[5]} if len(sys.argv) > 5 else {}
@@ -323,6 +324,7 @@ class Share:
     seed: int
     floods: int = 0  # odds-flooding clients in this process
     pings: bool = False  # the spectator's pings during three seats=8 odds, in this process
+    cpus: tuple[int, ...] = ()  # with --pin: the cores this process may run on
 
 
 async def load(share: Share, ready: Any, go: Any) -> Stats:
@@ -378,6 +380,8 @@ async def load(share: Share, ready: Any, go: Any) -> Stats:
 
 
 def client_process(share: Share, ready: Any, go: Any, results: Any) -> None:
+    if share.cpus:
+        os.sched_setaffinity(0, share.cpus)
     results.put(asyncio.run(load(share, ready, go)).__dict__)
 
 
@@ -427,6 +431,14 @@ def run_clients(
     return stats, cpu, elapsed
 
 
+def client_cpus(server_cpu: int) -> tuple[int, ...]:
+    """The cores the clients may use when the server has `server_cpu` to itself."""
+    others = tuple(sorted(os.sched_getaffinity(0) - {server_cpu}))
+    if not others:
+        raise SystemExit("--pin needs a second core for the clients")
+    return others
+
+
 def empty(db: str, redis: str | None) -> None:
     """A PostgreSQL database and a Redis as new, between runs of --processes."""
     from sqlalchemy import create_engine, text
@@ -458,9 +470,13 @@ def run(
             empty(db, args.redis)
         extra = [args.redis] if processes > 1 else []
         ports = [free_port() for _ in range(processes)]
+        # with --pin, the server (and so its worker processes) on one core, the clients on
+        # the others: what one core holds, and no client competes with it for that core
+        pin = [] if args.pin is None else ["taskset", "-c", str(args.pin)]
         servers = [
             subprocess.Popen(
-                [sys.executable, "-c", SERVER, db, str(port), args.loop, args.ws, *extra], env=env
+                [*pin, sys.executable, "-c", SERVER, db, str(port), args.loop, args.ws, *extra],
+                env=env,
             )
             for port in ports
         ]
@@ -473,6 +489,7 @@ def run(
             "seconds": args.seconds,
             "think": args.think_ms / 1000,
             "fairness": args.fairness,
+            "cpus": () if args.pin is None else client_cpus(args.pin),
         }
         shares = [
             Share(tables=tables // clients + (i < tables % clients), seed=i, **common)
@@ -515,7 +532,14 @@ def main() -> None:
     parser.add_argument("--db", help="a PostgreSQL URL to play on (it is emptied first)")
     parser.add_argument("--redis", help="the Redis of a site of several processes")
     parser.add_argument("--clients", type=int, default=2, help="client processes for the seats")
-    parser.add_argument("--fairness", choices=("sealed", "seed"), default="sealed")
+    parser.add_argument(
+        "--fairness",
+        default="sealed",
+        help="sealed or seed dice; with --baseline, sealed,seed runs both in each round",
+    )
+    parser.add_argument(
+        "--pin", type=int, help="the server and its workers on this core, the clients off it"
+    )
     parser.add_argument("--profile", help="py-spy's raw samples of the server to this file")
     parser.add_argument(
         "--loop",
@@ -538,6 +562,11 @@ def main() -> None:
     if any(n > 1 for n in counts) and not (args.db and args.redis):
         raise SystemExit("several processes need --db postgresql+psycopg://... and --redis")
     sizes = [int(n) for n in args.seats.split(",")]
+    modes = args.fairness.split(",")
+    if not modes or any(m not in ("sealed", "seed") for m in modes):
+        raise SystemExit(f"--fairness is sealed, seed or sealed,seed; got {args.fairness!r}")
+    if len(modes) > 1 and args.baseline is None:
+        raise SystemExit("several --fairness modes run only with --baseline (in pairs)")
     if args.baseline is not None:
         against_baseline(args, sizes, counts[0])
         return
@@ -559,39 +588,58 @@ def main() -> None:
 
 
 def against_baseline(args: argparse.Namespace, sizes: list[int], processes: int) -> None:
-    """Each size `--rounds` times, the baseline tree's server then this one's, back to back
-    (a shared machine's load drifts: pairs, not separate sessions); medians side by side
-    and the median of the paired ratios of CPU a move."""
+    """Each size `--rounds` times, for each --fairness mode the baseline tree's server then
+    this one's, back to back (a shared machine's load drifts: pairs, not separate sessions);
+    medians side by side, the median of the paired ratios of CPU a move, and with both
+    modes, sealed against seed within each tree, from the same rounds."""
     trees = {"baseline": args.baseline.resolve() / "src", "current": None}
+    modes = args.fairness.split(",")
     for seats in sizes:
-        rows: dict[str, list[tuple[float, float, float, float, float]]] = {t: [] for t in trees}
+        rows: dict[tuple[str, str], list[tuple[float, float, float, float, float]]] = {
+            (t, m): [] for m in modes for t in trees
+        }
         for _ in range(args.rounds):
-            for name, src in trees.items():
-                stats, elapsed, cpu = run(args, processes, args.db, seats, src)
-                print(f"[{name}]", end=" ")
-                report(args, processes, seats, stats, elapsed, cpu)
-                moves = max(1, stats.moves)
-                lat = stats.latencies or [0.0]
-                rows[name].append(
-                    (
-                        stats.moves / args.seconds,
-                        cpu / moves * 1000,
-                        (cpu + stats.workers_cpu) / moves * 1000,
-                        statistics.median(lat) * 1000,
-                        p99(lat) * 1000,
+            for mode in modes:
+                for name, src in trees.items():
+                    one = argparse.Namespace(**{**vars(args), "fairness": mode})
+                    stats, elapsed, cpu = run(one, processes, args.db, seats, src)
+                    print(f"[{name}]", end=" ")
+                    report(one, processes, seats, stats, elapsed, cpu)
+                    moves = max(1, stats.moves)
+                    lat = stats.latencies or [0.0]
+                    rows[name, mode].append(
+                        (
+                            stats.moves / args.seconds,
+                            cpu / moves * 1000,
+                            (cpu + stats.workers_cpu) / moves * 1000,
+                            statistics.median(lat) * 1000,
+                            p99(lat) * 1000,
+                        )
                     )
-                )
-        print(f"\n{seats} seats, {args.fairness} dice, medians of {args.rounds} paired runs")
-        print("tree | moves/s | server CPU a move | with its workers | p50 | p99")
-        for name, runs in rows.items():
+        pinned = "" if args.pin is None else f", the server pinned to core {args.pin}"
+        print(f"\n{seats} seats, medians of {args.rounds} paired runs{pinned}")
+        print("tree | dice | moves/s | server CPU a move | with its workers | p50 | p99")
+        for (name, mode), runs in rows.items():
             m = [statistics.median(column) for column in zip(*runs, strict=True)]
             cpu_ms = f"{m[1]:.2f} ms | {m[2]:.2f} ms"
-            print(f"{name} | {m[0]:.0f} | {cpu_ms} | {m[3]:.1f} ms | {m[4]:.1f} ms")
-        ratios = [c[2] / b[2] for b, c in zip(rows["baseline"], rows["current"], strict=True)]
-        print(
-            f"current/baseline CPU a move (with workers): {statistics.median(ratios):.2f} "
-            f"({min(ratios):.2f}-{max(ratios):.2f})\n"
-        )
+            print(f"{name} | {mode} | {m[0]:.0f} | {cpu_ms} | {m[3]:.1f} ms | {m[4]:.1f} ms")
+        for mode in modes:
+            paired(f"{mode}: current/baseline", rows["baseline", mode], rows["current", mode])
+        if len(modes) > 1:
+            for name in trees:
+                paired(f"{name}: sealed/seed", rows[name, "seed"], rows[name, "sealed"])
+        print()
+
+
+def paired(
+    what: str, under: Sequence[tuple[float, ...]], over: Sequence[tuple[float, ...]]
+) -> None:
+    """The median (and range) of the round-by-round ratios of CPU a move, with workers."""
+    ratios = [o[2] / u[2] for u, o in zip(under, over, strict=True)]
+    print(
+        f"{what} CPU a move (with workers): {statistics.median(ratios):.2f} "
+        f"({min(ratios):.2f}-{max(ratios):.2f})"
+    )
 
 
 def report(

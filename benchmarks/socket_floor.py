@@ -15,7 +15,7 @@ server's CPU is read from /proc over the play alone, as in server_load.py.
 - `asgi`: a bare ASGI application that awaits the four sends in the handler
   of the frame that came in: the least any Python server on uvicorn can do;
 - `starlette`: FastAPI's WebSocket with a queue and a writer task per
-  connection and JSON in and out, the shape of `server/sockets.py`;
+  connection and JSON in and out, the shape of `server/http/sockets.py`;
 - `direct`: the same, but the four sends awaited in the handler, as `asgi`
   does: what the writer task's hop costs (a slow reader would hold the
   handler up here, which is why the server has the task).
@@ -45,7 +45,7 @@ UPDATE = json.dumps({"type": "update", "pad": "x" * 1240})  # a Kariki update's 
 SERVER = r"""
 import asyncio, json, sys
 import uvicorn
-from dicehall.server.commands import WEBSOCKET_OPTIONS, tune_gc
+from dicehall.server.http.commands import WEBSOCKET_OPTIONS, tune_gc
 
 app_kind, port, update = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 groups: dict[str, list] = {}

@@ -23,8 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-from dicehall.games.tao import stored_file, strategies
-from dicehall.games.tao.solver import (
+from dicehall.games.tao.solver import stored as strategies
+from dicehall.games.tao.solver.solve import (
     CFRState,
     Exploitability,
     Model,
@@ -63,7 +63,7 @@ def main() -> None:
     if not args.no_solve:
         solve_and_measure(model, args, start)
     for name in filter(None, args.bots.split(",")):
-        from dicehall.games.tao.bot_policies import bot_policy
+        from dicehall.games.tao.solver.bot_policies import bot_policy
 
         t = time.perf_counter()
         found = strategies.stored()
@@ -79,7 +79,7 @@ def solve_and_measure(model: Model, args: argparse.Namespace, start: float) -> N
         if done == total:
             print(f"  {what} {time.perf_counter() - start:.0f}s", file=sys.stderr, flush=True)
 
-    out = args.out or stored_file.path()
+    out = args.out or strategies.path()
 
     def checkpoint(solved: Solved) -> None:
         meta = {"iterations": solved.iterations, "sweeps": solved.sweeps,
@@ -129,7 +129,7 @@ def time_decisions(games: int, seats: int) -> None:
     from dicehall.core import RandomDice, Table, make_bots
     from dicehall.games import make_game
     from dicehall.games.tao.bots import HeuristicBot
-    from dicehall.games.tao.solver_bot import SolverBot
+    from dicehall.games.tao.solver.bot import SolverBot
 
     game = make_game("tao", seats)
     if seats == 2 and strategies.stored() is None:

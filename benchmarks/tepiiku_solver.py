@@ -9,7 +9,7 @@ the NashConv of the thumbs equilibrium and of the heuristic's thumbs (coins a
 round, over the solver's continuation values), and the time of a solver
 decision. Solved tables are kept in the cache, where the bot finds them.
 `--policy-table` prints the optimal Fish policy at the largest cap as the
-Markdown table of docs/strategy.md.
+Markdown table of docs/researchers/tepiiku.md.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from rich.console import Console
 
 from dicehall.core import Action, RandomDice, Table, View
 from dicehall.games import make_game
-from dicehall.games.tepiiku import strategy
-from dicehall.games.tepiiku.fish_table import policy_markdown
-from dicehall.games.tepiiku.solver_bot import SolverBot
+from dicehall.games.tepiiku.solver import solve, stored
+from dicehall.games.tepiiku.solver.bot import SolverBot
+from dicehall.games.tepiiku.solver.odds import policy_markdown
 from dicehall.strategy.progress import bar
 
 
@@ -55,7 +55,7 @@ def decision_time(games: int = 20) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--caps", default=",".join(map(str, strategy.CAPS)))
+    parser.add_argument("--caps", default=",".join(map(str, stored.CAPS)))
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--policy-table", action="store_true")
     args = parser.parse_args()
@@ -63,12 +63,12 @@ def main() -> None:
     console = Console(stderr=True)
     rows = []
     for cap in caps:
-        found = strategy.load(cap)
+        found = stored.load(cap)
         wall, cpu = time.perf_counter(), time.process_time()
         if found is None:
-            with bar(strategy.steps(cap), f"Tepiiku cap {cap}", console) as progress:
-                found = strategy.solve(cap, progress.advance)
-            strategy.save(found)
+            with bar(solve.tables_steps(cap), f"Tepiiku cap {cap}", console) as progress:
+                found = solve.solve_tables(cap, progress.advance)
+            stored.save(found)
         rows.append(
             {
                 "cap": cap,
@@ -87,7 +87,7 @@ def main() -> None:
     else:
         console.print(f"solver decision: {result['decision_seconds'] * 1e6:.0f} µs")
     if args.policy_table:
-        print(policy_markdown(strategy.tables(max(caps))))
+        print(policy_markdown(stored.tables(max(caps))))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
 
 For each seat count N: one seat plays the exact best response (it maximises
 its own chance to win, P10) against N - 1 heuristic bots, which play the
-heuristic's exact policy (`games/toplshteyner/best_response.py`, solved by
+heuristic's exact policy (`games/toplshteyner/solver/best_response.py`, solved by
 dynamic programming over the solver's turn chain), and the same seat as the
 heuristic itself. Both by the seat's place from the first roller and averaged
 over the places (what `dicehall duel --bots X,heuristic,...,heuristic` rotates
@@ -27,7 +27,7 @@ import math
 import time
 from dataclasses import asdict, dataclass
 
-from dicehall.games.toplshteyner import best_response
+from dicehall.games.toplshteyner.solver import best_response
 
 Z95 = 1.96
 

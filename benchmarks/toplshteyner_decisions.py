@@ -15,7 +15,7 @@ heuristic, and the chance to win the heuristic's choices give away against
 the best choice (per decision where they differ, and per seat and game:
 what a seat playing the solver could gain over the heuristic at most, in
 this model). Decisions with more players in than the win tables hold
-(`solver.WIN_EXACT_PLAYERS`; money's hold fewer) are beyond the tables (the
+(`solve.WIN_EXACT_PLAYERS`; money's hold fewer) are beyond the tables (the
 solvers choose as the heuristic there) and are counted apart.
 
 Needs every seat count's win tables solved (they ship for two to four
@@ -35,9 +35,9 @@ from typing import Any
 
 from dicehall.core import Action, RandomDice, Table, View
 from dicehall.games import make_game
-from dicehall.games.toplshteyner import solver
 from dicehall.games.toplshteyner.bots import HeuristicBot
 from dicehall.games.toplshteyner.rules import BUY_LIFE
+from dicehall.games.toplshteyner.solver import policy, solve
 
 
 @dataclass
@@ -87,10 +87,10 @@ def heuristic_choice(bot: HeuristicBot, view: View, legal: list[Action]) -> int 
 def measure(seats: int, games: int, seed: int, options: dict[str, Any]) -> Tally | None:
     game = make_game("toplshteyner", seats, options)
     probe = game.new_state().view(0)
-    engine = solver.model_of(probe, "win")
+    engine = policy.model_of(probe, "win")
     if not engine.ready():
         return None
-    money_ready = solver.model_of(probe, "money").ready()
+    money_ready = policy.model_of(probe, "money").ready()
     tally = Tally(seats)
     bots = {s: HeuristicBot(game, s, random.Random(seed + s)) for s in range(seats)}
 
@@ -105,17 +105,17 @@ def measure(seats: int, games: int, seed: int, options: dict[str, Any]) -> Tally
                 continue
             kind = view["phase"]
             tally.decisions[kind] += 1
-            if not solver.solved(view, "win"):
+            if not policy.solved(view, "win"):
                 tally.beyond[kind] += 1
                 continue
             mine = heuristic_choice(bots[seat], view, legal)
-            win = solver.decision(view, "win")
+            win = policy.decision(view, "win")
             values = dict(win.values)
             loss = max(values.values()) - values[mine]
             tally.differ[f"win:{kind}"] += win.choice != mine
             tally.differ[f"win, worth more than 1e-9:{kind}"] += loss > 1e-9
-            if money_ready and solver.solved(view, "money"):
-                money = solver.decision(view, "money")
+            if money_ready and policy.solved(view, "money"):
+                money = policy.decision(view, "money")
                 tally.differ[f"money:{kind}"] += money.choice != mine
             tally.lost[kind] += loss
             if loss > tally.largest:
@@ -154,12 +154,12 @@ def main() -> None:
     parser.add_argument(
         "--exact-players",
         type=int,
-        default=solver.WIN_EXACT_PLAYERS,
+        default=solve.WIN_EXACT_PLAYERS,
         help="read the win tables up to this many players in (more than the bots' tables "
         "hold: what the heuristic's estimate there costs)",
     )
     args = parser.parse_args()
-    solver.WIN_EXACT_PLAYERS = args.exact_players
+    solve.WIN_EXACT_PLAYERS = args.exact_players
     options = {"for_fun": args.for_fun, "sixes_end_turn": args.sixes_end_turn}
     rows = []
     for seats in (int(s) for s in args.seats.split(",")):

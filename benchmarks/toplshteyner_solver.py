@@ -1,4 +1,4 @@
-"""Solve Toplshteyner's decision tables (solver.py) with a progress bar, and time it.
+"""Solve Toplshteyner's decision tables (its solver/) with a progress bar, and time it.
 
     python benchmarks/toplshteyner_solver.py --seats 2,3,4,5 [--objective money,win]
         [--for-fun] [--sixes-end-turn] [--ship]
@@ -18,7 +18,8 @@ import time
 from rich.console import Console
 from rich.progress import Progress
 
-from dicehall.games.toplshteyner import solver
+from dicehall.games.toplshteyner.solver import solve, stored
+from dicehall.games.toplshteyner.solver.model import Model
 
 
 def main() -> None:
@@ -32,22 +33,22 @@ def main() -> None:
     console = Console()
     for seats in (int(x) for x in args.seats.split(",")):
         for objective in args.objective.split(","):
-            model = solver.Model(objective, args.for_fun, args.sixes_end_turn)
-            folder = solver.cache_dir()
-            engine = solver.Solver(model, seats, None if args.ship else folder)
+            model = Model(objective, args.for_fun, args.sixes_end_turn)
+            folder = stored.cache_dir()
+            engine = solve.Solver(model, seats, None if args.ship else folder)
             start = time.perf_counter()
             with Progress(console=console, transient=True) as progress:
                 task = progress.add_task(f"{model.name(seats)}", total=len(engine.layer_keys()))
                 engine.solve(lambda done, _, t=task: progress.update(t, completed=done))
             seconds = time.perf_counter() - start
             if args.ship:
-                solver.SHIPPED.mkdir(exist_ok=True)
+                stored.SHIPPED.mkdir(exist_ok=True)
                 for (players, k), layer in engine.layers.items():
                     layer.turn = {}
-                    path = solver.SHIPPED / (
-                        f"{model.name(seats)}-v{solver.SHIPPED_VERSION}-{players}-{k}.npz"
+                    path = stored.SHIPPED / (
+                        f"{model.name(seats)}-v{stored.SHIPPED_VERSION}-{players}-{k}.npz"
                     )
-                    solver.save_layer(layer, path)
+                    stored.save_layer(layer, path)
             layers = engine.layers.values()
             console.print(
                 f"{model.name(seats)}: {len(engine.layers)} layers, {seconds:.1f} s, "

@@ -10,8 +10,8 @@ from typing import Any
 from dicehall.core.commitments import chain_commit, chain_value
 from dicehall.core.transcript import apply_step, make_transcript
 from dicehall.games import make_game
-from dicehall.server.fairness import SealedTable
-from dicehall.server.tracking import Tracker
+from dicehall.server.tables.fairness import SealedTable
+from dicehall.server.tables.tracking import Tracker
 
 SEED = bytes(range(32))
 

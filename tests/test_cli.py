@@ -193,12 +193,94 @@ def test_verify_proves_your_own_hidden_throws_with_your_openings(tmp_path: Path)
     transcript.write_text(json.dumps(data))
     mine = tmp_path / "mine.json"
     mine.write_text(json.dumps({"seat": 0, "openings": got[None] + got[0]}))
-    public = runner.invoke(app, ["verify", str(transcript)])
+    public = runner.invoke(app, ["verify", str(transcript), "--json"])
     assert public.exit_code == 0 and json.loads(public.stdout)["ok"]
-    own = runner.invoke(app, ["verify", str(transcript), "--openings", str(mine)])
+    own = runner.invoke(app, ["verify", str(transcript), "--openings", str(mine), "--json"])
     report = json.loads(own.stdout)
     assert own.exit_code == 0 and report["your_throws"] > 0
-    assert f"your {report['your_throws']} hidden throws check" in report["words"]
+    assert f"so are your own {report['your_throws']} hidden throws" in report["words"]
     mine.write_text("[1, 2]")
     bad = runner.invoke(app, ["verify", str(transcript), "--openings", str(mine)])
     assert bad.exit_code == 1 and "an openings file is a JSON object" in bad.stdout
+
+
+def test_verify_says_in_words_what_was_promised_checked_and_kept_secret(tmp_path: Path) -> None:
+    """The same words as the page's fair-dice panel, seats by their names, never by number."""
+    from tests.sealed_play import sealed_game
+
+    data, _ = sealed_game("kariki", 4)
+    data["names"] = ["Ann", "Bo", "Cy", "Di"]
+    transcript = tmp_path / "game.json"
+    transcript.write_text(json.dumps(data))
+    code, output = run("verify", str(transcript))
+    report = json.loads(run("verify", str(transcript), "--json")[1])
+    assert code == 0, output
+    assert output.startswith("The dice were fair: all ")
+    for heading in ("Promised before the game", "Checked now", "Still secret, and why"):
+        assert heading in output
+    for part in report["explained"].values():
+        assert " ".join(part.split()[:6]) in " ".join(output.split())
+    given = [data["names"][s] for s in report["entropy_from"]]
+    assert given and all(name in " ".join(output.split()) for name in given)
+    assert "seat 0" not in output.lower() and "seats 0" not in output.lower()
+    data["steps"] = data["steps"][:-1]
+    transcript.write_text(json.dumps(data))
+    code, output = run("verify", str(transcript))
+    assert code == 1 and output.startswith("Not verified")
+
+
+def test_replay_names_every_seat_as_people_read_it(tmp_path: Path) -> None:
+    args = ["sim", "kariki", "--seats", "2", "--games", "1", "--seed", "5"]
+    code, output = run(*args, "--save-transcripts", str(tmp_path))
+    assert code == 0, output
+    saved = next(tmp_path.iterdir())
+    data = json.loads(saved.read_text())
+    assert data["names"] == ["Player 1", "Player 2"]
+    data["names"] = ["Ann", "Bo"]
+    saved.write_text(json.dumps(data))
+    code, output = run("replay", str(saved))
+    assert code == 0, output
+    assert "Ann throws" in output and "Bo" in output
+    assert "seat 0" not in output.lower() and "seat 1" not in output.lower()
+    del data["names"]
+    saved.write_text(json.dumps(data))
+    code, output = run("replay", str(saved))
+    assert "Player 1 throws" in output and "seat 0" not in output.lower()
+
+
+def test_play_answers_help_and_the_odds_of_this_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(play, "SINGLE_CHOICE_PAUSE", 0)
+    code, output = run(
+        "play",
+        "kariki",
+        "--seats",
+        "3",
+        "--seed",
+        "7",
+        "--bot",
+        "solver",
+        input="?\no\n" + "1\n" * 5000,
+    )
+    assert code == 0, output
+    assert "o: the odds and advice for this decision" in output
+    assert "Solver on Nine" in output and "solver plays it" in output
+    # the advice's model names the other seat as the table does, never "seat 2"
+    assert "the claim's owner, solver bot 3" in " ".join(output.split())
+    assert "(seat " not in output
+
+
+def test_rules_tao_say_the_token_still_moves_under_the_shorter_lengths() -> None:
+    """D12: a single match or first to two still passes the token, which names the opener."""
+    code, output = run("rules", "tao")
+    assert code == 0
+    words = " ".join(w for w in output.split() if w != "│")
+    assert "Under the shorter lengths the token still changes hands as above" in words
+    assert "still names the opener (D3, D12); only the end of the game differs" in words
+
+
+def test_practice_asks_again_until_the_answer_is_a_choice() -> None:
+    code, output = run("practice", "kariki", "--count", "1", input="0\nnine\n99\n1\n")
+    assert code == 0, output
+    assert "0 is not a choice" in output
+    assert "99 is not a choice" in output
+    assert "Puzzle 1 of 1" in output

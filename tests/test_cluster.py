@@ -28,7 +28,7 @@ from dicehall.cluster import (
     runner,
 )
 from dicehall.games import make_game
-from dicehall.games.kariki import solver as kariki
+from dicehall.games.kariki.solver import solve as kariki
 from dicehall.ratings import ladder
 from dicehall.strategy.duel import duel
 

@@ -68,15 +68,15 @@ def test_kariki_solver_posterior_is_read_back_from_the_cache(
 ) -> None:
     """`dicehall odds kariki` builds the round's tree once; after that the rows come from disk."""
     from dicehall.games import make_game
-    from dicehall.games.kariki import posterior
+    from dicehall.games.kariki.solver import odds as solver_odds
 
     game = make_game("kariki", 2)
-    first = posterior.posterior_table(game)
+    first = solver_odds.posterior_table(game)
     assert list(cache.glob("kariki-posterior-*.json"))
 
     def rebuilt(*args: object) -> None:
         raise AssertionError("the rows were computed again")
 
-    monkeypatch.setattr(posterior, "_posterior_rows", rebuilt)
-    again = posterior.posterior_table(game)
+    monkeypatch.setattr(solver_odds, "_posterior_rows", rebuilt)
+    again = solver_odds.posterior_table(game)
     assert again.rows == first.rows and again.title == first.title

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from array import array
 from collections.abc import Iterator
 
 import pytest
@@ -60,7 +61,19 @@ VARIANTS: dict[str, list[dict[str, object]]] = {
         {"one_round": True, "first_roller": "0", "throws": 1},
         {"high_rollers": True, "berries": 1},
     ],
-    "tao": [{"length": "round"}],
+    "tao": [
+        {"length": "round"},
+        {"length": "round", "tiebreaks": 0},
+        {
+            "length": "round",
+            "opener": "0",
+            "tiebreaks": 0,
+            "hidden_faces": 2,
+            "shown_faces": 2,
+            "black_stones": 1,
+            "white_stones": 1,
+        },
+    ],
 }
 
 
@@ -204,3 +217,29 @@ def test_bounded_lengths_are_declared_and_unbounded_ones_say_why() -> None:
         if game.max_game_length is None:
             assert game.encoding.unbounded
             assert game.encoding.length_cap > 0
+
+
+@pytest.mark.parametrize(("gid", "seats", "options"), CONFIGS, ids=IDS)
+def test_the_fast_tensors_are_the_views_encoded_exactly(
+    gid: str, seats: int, options: dict[str, object]
+) -> None:
+    """`observation_tensor` (the encoding's `fill`, where a game has one) gives exactly
+    `encode(view(seat))`: the same floats, entry for entry, for every seat at every
+    position of many seeded random games, into a list and into any zeroed vector."""
+    game = make_game(gid, seats, options)
+    encoding = game.encoding
+    positions = 0
+    for seed in range(12):
+        if positions > 1500:  # long games (Tao's) fill the budget with fewer of them
+            break
+        for state in random_game(game, seed):
+            positions += 1
+            for seat in range(seats):
+                expected = encoding.encode(state.view(seat))
+                tensor = state.observation_tensor(seat)
+                assert tensor == expected
+                assert all(type(x) is float for x in tensor)
+                if encoding.fill is not None:  # into a float32 buffer, as the adapters fill
+                    written = array("f", bytes(4 * len(expected)))
+                    encoding.fill(state, seat, memoryview(written))
+                    assert written == array("f", expected)

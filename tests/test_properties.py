@@ -20,6 +20,7 @@ from dicehall.core import ChanceError, Game, IllegalActionError, RandomDice, Sta
 from dicehall.core.game import field_names
 from dicehall.core.transcript import replay
 from dicehall.games import game_class, game_ids, make_game
+from tests.games.tao_script import SMALL as SMALL_TAO
 from tests.toy_game import Duel, HighDie
 
 MAX_STEPS = 200_000
@@ -103,11 +104,36 @@ C6_EVERY_STEP_UNTIL = 300
 @settings(max_examples=8)
 @given(seed=st.integers(0, 2**32))
 def test_C6_views_ignore_hidden_facts_of_others(cls: type[Game], seats: int, seed: int) -> None:
+    check_views_ignore_hidden_facts(cls(seats), seed)
+
+
+RESEARCH_VARIANTS = [
+    ("tao", 2, SMALL_TAO),
+    ("tao", 3, {"length": "round", "tiebreaks": 1, "hidden_faces": 3, "shown_faces": 4}),
+    ("tao", 4, {"tiebreaks": 0, "black_stones": 2, "white_stones": 1}),
+    ("kariki", 2, {"one_round": True, "first_roller": "0", "throws": 1}),
+]
+
+
+@pytest.mark.parametrize(
+    ("gid", "seats", "options"),
+    RESEARCH_VARIANTS,
+    ids=[f"{g}-{n}" for g, n, _ in RESEARCH_VARIANTS],
+)
+@settings(max_examples=8)
+@given(seed=st.integers(0, 2**32))
+def test_C6_holds_on_the_research_variants(
+    gid: str, seats: int, options: dict[str, object], seed: int
+) -> None:
+    check_views_ignore_hidden_facts(make_game(gid, seats, options), seed)
+
+
+def check_views_ignore_hidden_facts(game: Game, seed: int) -> None:
+    """C6: a seat's view and tensor stay the same when only others' hidden facts change."""
     rng = random.Random(seed)
-    game = cls(seats)
     state = game.new_state()
     dice = RandomDice(seed)
-    tensors = cls.make_encoding is not Game.make_encoding  # the toy games have none
+    tensors = type(game).make_encoding is not Game.make_encoding  # the toy games have none
     sample = random.Random(seed + 1)
     for step in range(MAX_STEPS):
         # Every step of a game's opening, then one in ten: long games (Tao at six

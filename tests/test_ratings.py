@@ -70,7 +70,7 @@ def test_ladder_command_prints_ratings_as_json() -> None:
     )
     assert run.exit_code == 0, run.output
     run = CliRunner().invoke(app, ["ladder", "tao", "--games", "10", "--seed", "1", "--json"])
-    data = json.loads(run.output)
+    data = json.loads(run.stdout)  # a warning about the bots goes to stderr
     assert data["game"] == "tao" and data["model"] == "openskill.PlackettLuce"
     assert {r["name"] for r in data["ratings"]} >= set(make_game("tao").bots())
 
@@ -78,3 +78,20 @@ def test_ladder_command_prints_ratings_as_json() -> None:
 def test_ladder_with_an_unknown_bot_fails_cleanly() -> None:
     run = CliRunner().invoke(app, ["ladder", "kariki", "--bots", "nobody"])
     assert run.exit_code == 2 and "nobody" in run.output
+
+
+def test_the_shown_rating_is_openskills_ordinal_on_a_1500_scale_never_negative() -> None:
+    from dicehall.ratings import PROVISIONAL_GAMES, SHOWN_SCALE, provisional, shown
+
+    model = PlackettLuce()
+    fresh = model.rating()
+    assert shown(fresh.mu, fresh.sigma) == 1500  # a new player stands at the centre
+    strong = model.rating(mu=30.0, sigma=2.0)
+    assert shown(strong.mu, strong.sigma) == round(1500 + SHOWN_SCALE * strong.ordinal())
+    assert shown(-200.0, 5.0) == 0  # never a negative number on screen
+    book = RatingBook()
+    for _ in range(3):
+        book.record(["a", "b"], Result((0,), (1, -1), "stakes"))
+    a, b = book.standing("a").to_json(), book.standing("b").to_json()
+    assert a["shown"] > 1500 > b["shown"] > 0 and a["provisional"]
+    assert provisional(PROVISIONAL_GAMES - 1) and not provisional(PROVISIONAL_GAMES)

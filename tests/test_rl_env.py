@@ -241,9 +241,9 @@ def test_misuse_is_named() -> None:
         MultiAgentEnv("no-such-game")
 
 
-def test_the_examples_in_docs_agents_md_run() -> None:
+def test_the_examples_of_the_environments_page_run() -> None:
     """The tour's snippets are real; a snippet for a library that is not installed is skipped."""
-    doc = Path(__file__).parent.parent / "docs" / "agents.md"
+    doc = Path(__file__).parent.parent / "docs" / "researchers" / "environments.md"
     snippets = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
     assert len(snippets) >= 5
     libraries = {"gymnasium": "gymnasium", "pettingzoo": "pettingzoo", "pyspiel": "pyspiel"}

@@ -26,6 +26,28 @@ from dicehall.cluster import Local, Runner, chunked
 from dicehall.core.game import Game, Result
 from dicehall.core.table import play_game
 
+REPEAT_WINDOW_SECONDS = 24 * 3600
+"""Rated games between the same two players within this long weigh less (`repeat_weights`)."""
+
+
+def repeat_weights(
+    players: Sequence[str], earlier: Sequence[tuple[float, Sequence[str]]], at: float
+) -> list[float]:
+    """How much of its OpenSkill update each seat's rating takes, so that playing the same
+    opponent over and over cannot farm a rating: a player's n-th rated game against the
+    same opponent within REPEAT_WINDOW_SECONDS takes 1/2^(n-1) of it (the first all of it,
+    the second half, the third a quarter ...), against whichever opponent they have met
+    most. `earlier`: (finished, players) of the game's earlier rated results."""
+    met: dict[tuple[str, str], int] = {}
+    for finished, seated in earlier:
+        if at - finished > REPEAT_WINDOW_SECONDS:
+            continue
+        for a in seated:
+            for b in seated:
+                if a != b:
+                    met[a, b] = met.get((a, b), 0) + 1
+    return [0.5 ** max((met.get((p, q), 0) for q in players if q != p), default=0) for p in players]
+
 
 def ranks_of(result: Result) -> list[float]:
     """OpenSkill ranks (1 is best) for every seat: winners 1, the others 2."""
@@ -36,6 +58,27 @@ def ranks_of(result: Result) -> list[float]:
 def ordinal(mu: float, sigma: float) -> float:
     """The figure shown for a rating, as OpenSkill works it out: mu − 3 sigma."""
     return float(PlackettLuce().rating(mu=mu, sigma=sigma).ordinal())
+
+
+SHOWN_CENTRE = 1500
+"""Where a new player stands on the shown scale: OpenSkill's ordinal 0 (mu 25, sigma 25/3)."""
+SHOWN_SCALE = 20
+"""Shown points per point of OpenSkill's ordinal: ordinals of about −15 to +25 read as
+1200 to 2000, the range people know from chess and Board Game Arena."""
+PROVISIONAL_GAMES = 10
+"""Rated games before a rating loses its provisional mark: until then sigma is wide."""
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating people see: OpenSkill's ordinal, mu − 3 sigma, on a 1500-centred scale
+    (OpenSkill's own alpha and target), rounded, and never below 0."""
+    rating = PlackettLuce().rating(mu=mu, sigma=sigma)
+    return max(0, round(rating.ordinal(alpha=SHOWN_SCALE, target=SHOWN_CENTRE)))
+
+
+def provisional(games: int) -> bool:
+    """Whether a rating is still settling: shown with a mark until PROVISIONAL_GAMES games."""
+    return games < PROVISIONAL_GAMES
 
 
 def win_share(result: Result, seat: int) -> float:
@@ -63,6 +106,8 @@ class Standing:
             "mu": self.rating.mu,
             "sigma": self.rating.sigma,
             "ordinal": self.ordinal,
+            "shown": shown(self.rating.mu, self.rating.sigma),
+            "provisional": provisional(self.games),
             "games": self.games,
             "wins": self.wins,
         }
@@ -80,15 +125,26 @@ class RatingBook:
             self.standings[name] = Standing(name, self.model.rating(name=name))
         return self.standings[name]
 
-    def record(self, players: Sequence[str], result: Result) -> None:
-        """Rate one finished game; players[s] sat at seat s."""
+    def record(
+        self, players: Sequence[str], result: Result, weights: Sequence[float] | None = None
+    ) -> None:
+        """Rate one finished game; players[s] sat at seat s. `weights[s]`: the part of
+        OpenSkill's update seat s takes (`repeat_weights`); all of it by default."""
         if len(set(players)) != len(players):
             raise ValueError("a player can hold only one seat in a rated game")
         standings = [self.standing(p) for p in players]
         teams = [[s.rating] for s in standings]
         rated = self.model.rate(teams, ranks=ranks_of(result))
+        weights = weights or [1.0] * len(players)
         for seat, (standing, team) in enumerate(zip(standings, rated, strict=True)):
-            standing.rating = team[0]
+            new, old, w = team[0], standing.rating, weights[seat]
+            if w < 1:
+                new = self.model.rating(
+                    mu=old.mu + w * (new.mu - old.mu),
+                    sigma=old.sigma + w * (new.sigma - old.sigma),
+                    name=old.name,
+                )
+            standing.rating = new
             standing.games += 1
             standing.wins += win_share(result, seat)
 

@@ -46,6 +46,19 @@ SERVE = (
     "main(['serve', '--host', '127.0.0.1', '--port', sys.argv[1], '--db', sys.argv[2]])"
 )
 
+ONE_ADDRESS = {
+    f"DICEHALL_{name.upper()}": "100000"
+    for name in (
+        "tables_per_minute", "tables_burst", "joins_per_minute", "joins_burst",
+        "waiting_per_address", "waiting_per_account", "odds_per_minute", "odds_burst",
+        "reviews_per_minute", "reviews_burst",
+        "registrations_per_hour", "registrations_burst", "sockets_per_address",
+        "sockets_per_account",
+    )
+}  # fmt: skip
+"""Every page of the suite comes from 127.0.0.1: the per-address and per-account limits
+are for many people, not for one test run (tests/server/test_limits.py tests them)."""
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -74,7 +87,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
         [sys.executable, "-c", SERVE, str(port), str(db)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **ONE_ADDRESS},
     )
     try:
         wait_until_up(f"http://127.0.0.1:{port}", process)

@@ -118,3 +118,38 @@ def record_frames(page: Page) -> list[dict[str, Any]]:
 
     page.on("websocket", on_socket)
     return frames
+
+
+def log_in(page: Page, form: str, name: str, password: str) -> None:
+    """Fill in the account page's `register` or `login` form and send it."""
+    page.fill(f"#{form}-name", name)
+    page.fill(f"#{form}-password", password)
+    page.click(f"form.{form} button[type=submit]")
+
+
+def rated_game(
+    server: str, pages: list[Page], names: list[str], game: str, rng: random.Random
+) -> str:
+    """Each page registers an account (`names`, one each) and they play one rated game of
+    `game` at a table of their own, the first page its host: a game with a bot the host
+    chose would not be rated (docs/reference/ratings.md). Returns the table id."""
+    from playwright.sync_api import expect
+
+    for page, name in zip(pages, names, strict=True):
+        page.goto(f"{server}/#/account")
+        log_in(page, "register", name, "a long enough secret")
+        expect(page.locator(".logged-in")).to_contain_text(f"Logged in as {name}")
+    host, *guests = pages
+    table_id = create_table(
+        host, server, game, seats=len(pages), people=len(pages), name=names[0], rated=True
+    )
+    room = host.locator(".room-code").inner_text()
+    for guest, name in zip(guests, names[1:], strict=True):
+        guest.goto(f"{server}/")
+        guest.fill("#room-code", room)
+        guest.click("text=Go to room")
+        guest.fill("#join-name", name)
+        guest.click("text=Take a seat")
+        guest.wait_for_url(f"**/#/table/{table_id}")
+    play_all_until_over(pages, rng)
+    return table_id

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from dicehall.games import game_ids
 from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, screenshot
-from tests.browser.helpers import create_table, play_until_over
+from tests.browser.helpers import log_in, rated_game
 
 if not CHROMIUM.exists():
     pytest.skip(NO_CHROMIUM, allow_module_level=True)
@@ -26,24 +26,15 @@ pytestmark = [
 PASSWORD = "a long enough secret"
 
 
-def log_in(page: Page, form: str, name: str, password: str) -> None:
-    page.fill(f"#{form}-name", name)
-    page.fill(f"#{form}-password", password)
-    page.click(f"form.{form} button[type=submit]")
-
-
 def test_an_account_plays_rated_and_its_pages_show_it(server: str, new_page: Any) -> None:
     page: Page = new_page()
-    page.goto(f"{server}/#/account")
-    log_in(page, "register", "Rita", PASSWORD)
-    expect(page.locator(".logged-in")).to_contain_text("Logged in as Rita")
+    table_id = rated_game(
+        server, [page, new_page()], ["Rita", "Sam"], "toplshteyner", random.Random(4)
+    )
     expect(page.locator("#account-link")).to_have_text("Rita")
     (cookie,) = [c for c in page.context.cookies() if c["name"] == "dicehall_session"]
     assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
     assert page.evaluate("document.cookie") == ""  # no script reads the session
-
-    table_id = create_table(page, server, "toplshteyner", seats=2, name="ignored", rated=True)
-    play_until_over(page, random.Random(4))
 
     page.goto(f"{server}/#/player/Rita")
     expect(page.locator("table.ratings tbody tr")).to_have_count(1)
@@ -55,11 +46,11 @@ def test_an_account_plays_rated_and_its_pages_show_it(server: str, new_page: Any
     page.wait_for_url(f"**/#/game/{table_id}")
     expect(page.locator("h1")).to_contain_text("rated")
     expect(page.locator("table.record")).to_contain_text("Rita")
-    expect(page.locator("table.record")).to_contain_text("(bot)")
+    expect(page.locator("table.record")).to_contain_text("Sam")
     href = page.get_attribute("a[download]", "href")
     assert href == f"/api/tables/{table_id}/transcript"
     page.click("text=Verify the dice")
-    expect(page.locator(".verify-words")).to_contain_text("✓ fair")
+    expect(page.locator(".verify-words")).to_contain_text("✓ The dice were fair")
     screenshot(page, "game-record")
     page.goto(f"{server}/#/leaderboard/toplshteyner")
     expect(page.locator("table.leaderboard tbody tr")).to_have_count(2)

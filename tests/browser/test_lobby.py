@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import create_engine, delete, insert
 
-from dicehall.ratings import RatingBook
-from dicehall.server.accounts import AccountStore
-from dicehall.server.results import ratings
+from dicehall.ratings import RatingBook, shown
+from dicehall.server.people.accounts import AccountStore
+from dicehall.server.people.results import ratings
 from tests.browser.conftest import CHROMIUM, NO_CHROMIUM
 
 if not CHROMIUM.exists():
@@ -25,7 +25,7 @@ def test_the_open_tables_show_a_rated_bots_rating(
 ) -> None:
     book = RatingBook()
     standing = book.standing("random")
-    standing.rating = book.model.rating(mu=31.5, sigma=2.5)  # as if rated: ordinal 24.0
+    standing.rating = book.model.rating(mu=31.5, sigma=2.5)  # as if rated
     engine = create_engine(f"sqlite:///{server_db}")
     try:
         bot = AccountStore(engine).bot("random")
@@ -50,6 +50,6 @@ def test_the_open_tables_show_a_rated_bots_rating(
     link = page.locator(f"a[href='#/table/{made['table_id']}']")
     entry = page.locator(".open-tables li", has=link)
     players = entry.locator(".open-player")
-    expect(players.nth(1)).to_contain_text(f"(bot) {standing.ordinal:.1f}")
+    expect(players.nth(1)).to_contain_text(f"(bot) {shown(31.5, 2.5)}")
     expect(players.nth(0)).to_have_text("Ann")  # a guest: no rating
     expect(players.nth(2).locator(".open-rating")).to_have_count(0)  # "random 2": unrated

@@ -68,14 +68,19 @@ def test_a_full_game_against_bots(server: str, new_page: Any, game: str) -> None
     assert any(f["type"] == "over" for f in frames)
 
     # the fair-dice panel says in words what checks: public throws, and this seat's own
-    page.locator(".fair summary").click()
+    page.locator(".fair > summary").click()
     words = page.locator(".fair .fair-words.ok")
-    expect(words).to_contain_text(re.compile(r"Checked: all \d+ public throws check; your \d+"))
+    expect(words).to_contain_text(re.compile(r"The dice were fair: all \d+ throws everyone saw"))
+    page.locator(".fair .fair-how summary").click()
     expect(page.locator(".fair .openings")).to_contain_text("hash up to the committed root")
     expect(page.locator(".fair a[download]")).to_have_count(2)
     report = page.request.get(f"{server}/api/tables/{table_id}/verify").json()
     assert report["ok"] is True and report["fairness"] == "sealed"
     assert report["entropy_from"] and 0 in report["entropy_from"], report
+    mine = page.evaluate("window.dicehall.screen.fairDice.report.your_throws")
+    if mine:  # the page's own openings proved this seat's hidden throws
+        own = "so is your own hidden throw" if mine == 1 else f"so are your own {mine} hidden"
+        expect(words).to_contain_text(own)
     screenshot(page, f"{game}-over")
 
     # step-by-step replay of the finished game

@@ -21,7 +21,7 @@ def call(white: int = 0) -> dict[str, object]:
     return {"type": "call", "white": white}
 
 
-def table(seats: int, throws: list[list[int]], **options: str) -> Table:
+def table(seats: int, throws: list[list[int]], **options: object) -> Table:
     """A table whose first player is seat 0 unless told, with the throws scripted."""
     return Table(TaoDice(seats, {"opener": "0", **options}), ScriptedDice(throws))
 
@@ -70,3 +70,18 @@ def held(state: TaoState, seat: int) -> tuple[int, int]:
 
 def pot(state: TaoState) -> tuple[int, int]:
     return state.pot_black, state.pot_white
+
+
+SMALL: dict[str, object] = {
+    "length": "round",
+    "opener": "0",
+    "tiebreaks": 0,
+    "hidden_faces": 2,
+    "shown_faces": 2,
+    "black_stones": 1,
+    "white_stones": 1,
+}
+"""The small research variant (docs/researchers/tao.md): one round, seat 0 opens, no
+tie-break round (a tie goes to the lot), two d2 hidden and a d2 shown, one black and one
+white stone each. At two seats: 19,287 histories."""
+SMALL_HISTORIES = 19_287

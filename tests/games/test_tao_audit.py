@@ -14,7 +14,8 @@ from fractions import Fraction
 import pytest
 
 from dicehall.core import IllegalActionError, ScriptedDice, Table
-from dicehall.games.tao.rules import TaoDice
+from dicehall.games.tao import TaoDice
+from dicehall.games.tao.odds import advice_table, odds_tables
 from tests.games.tao_script import FOLD, PASS, ante, call, play, raise_, start_round, table
 
 
@@ -132,12 +133,12 @@ def test_D6_advice_counts_an_opponents_pending_d12_reroll() -> None:
     t = Table(game, ScriptedDice([[6, 6], [6, 6], [1], [12]]))
     play(t, (0, ante()), (1, ante()), (0, PASS), (1, PASS), (0, PASS))
     state = play(t, (1, raise_(1)))  # seat 1's d12 of 12 is about to be thrown again
-    advice = game.advice(state.view(0), state.legal_actions(0))
+    advice = advice_table(state.view(0), state.legal_actions(0), game.action_label)
     assert advice is not None
     keep = advice.rows[0]
     assert keep[0] == "call, no white"
     # 6+6+1 = 13 against 2d6 + a fresh d12: not the certain loss that 12 would give.
-    (against_any_d12,) = TaoDice.odds({"dice": "6,6", "d12": "1", "opponents": "?"})
+    (against_any_d12,) = odds_tables({"dice": "6,6", "d12": "1", "opponents": "?"})
     assert keep[1:] == against_any_d12.rows[0][1:3]
     assert isinstance(keep[1], Fraction) and keep[1] > 0
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from dicehall.core import RandomDice, ScriptedDice, Table, make_bots
+from dicehall.games.tao import TaoDice
 from dicehall.games.tao.bots import HeuristicBot
-from dicehall.games.tao.rules import TaoDice
 
 
 def bet_table(throws: list[list[int]], seats: int = 2) -> Table:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from dicehall.core import ScriptedDice, Table
-from dicehall.games.tao.rules import TaoDice
+from dicehall.games.tao import TaoDice
 
 
 def text_of(game: TaoDice, view: dict[str, object]) -> str:

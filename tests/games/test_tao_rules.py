@@ -12,6 +12,7 @@ import pytest
 
 from dicehall.core import IllegalActionError, ScriptedDice, Table
 from dicehall.core.chance import D12
+from dicehall.games import make_game
 from dicehall.games.tao.rules import ONE_D12, TWO_D6, TaoDice, TaoState, bid_unit
 from tests.games.tao_script import (
     FOLD,
@@ -507,7 +508,7 @@ def test_default_action_folds_to_a_raise_unless_free() -> None:
 
 
 def test_action_labels() -> None:
-    game = TaoDice(2)
+    game = make_game("tao", 2)  # labels are the registry's, on top of the rules
     assert game.action_label(call(1)) == "call, 1 white: reroll"
     assert game.action_label(ante(0)) == "ante, no white"
     assert game.action_label(FOLD) == "fold"

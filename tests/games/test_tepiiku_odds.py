@@ -7,6 +7,7 @@ import json
 import random
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -14,8 +15,9 @@ from rich.console import Console
 from dicehall.core import OptionError, RandomDice, Table, make_bots
 from dicehall.games import make_game
 from dicehall.games.tepiiku.bots import HeuristicBot
-from dicehall.games.tepiiku.odds import fish_chances
-from dicehall.games.tepiiku.rules import RUNE, SUBSETS, Tepiiku, TepiikuState, score
+from dicehall.games.tepiiku.odds import fish_chances, odds_tables
+from dicehall.games.tepiiku.rules import RUNE, SUBSETS, TepiikuState, score
+from dicehall.games.tepiiku.solver import stored
 
 GAME = make_game("tepiiku")
 RUNES = {"I": "ingot", "G": "gem", "F": "fire", "W": "water", "S": "skull", "P": "person"}
@@ -33,7 +35,7 @@ def brute_reroll(hand: list[str], dice: tuple[int, ...]) -> Counter[int]:
 
 
 def test_score_distribution_matches_the_216_throws() -> None:
-    (table,) = Tepiiku.odds({})
+    (table,) = odds_tables({})
     counts = Counter(score(list(map(str, t))) for t in itertools.product(RUNE, repeat=3))
     assert [row[0] for row in table.rows] == sorted(counts)
     for value, ways, chance, at_least in table.rows:
@@ -52,7 +54,7 @@ def test_reroll_odds_match_enumeration(dice: str, beat: int, hook: int | None) -
     query = {"dice": dice, "beat": str(beat)}
     if hook is not None:
         query["hook"] = str(hook)
-    (table,) = Tepiiku.odds(query)
+    (table,) = odds_tables(query)
     hand = dice.split(",")
     old = score(hand)
     assert len(table.rows) == 7
@@ -89,7 +91,7 @@ def test_fire_water_skull_against_five() -> None:
 )
 def test_bad_odds_queries_name_the_parameter(query: dict[str, str], name: str) -> None:
     with pytest.raises(OptionError, match=name):
-        Tepiiku.odds(query)
+        odds_tables(query)
 
 
 def fish_position() -> tuple[Table, int]:
@@ -168,7 +170,10 @@ def test_heuristic_thumbs_follow_the_strength_of_the_throw() -> None:
     assert ups == [True, False, False]
 
 
-def test_tie_reroll_advice_and_choice() -> None:
+def test_tie_reroll_advice_and_choice(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The heuristic's advice: what the panel shows where the solver's tables are missing."""
+    monkeypatch.setattr(stored, "SHIPPED", tmp_path)
+    stored.tables.cache_clear()
     state = shown("III", "PII", "WGG")  # 3, 3, 8: seats 0 and 1 tied
     advice = GAME.advice(state.view(0), state.legal_actions(0))
     assert advice is not None and len(advice.rows) == 7

@@ -21,8 +21,9 @@ import numpy as np
 import pytest
 
 from dicehall.games import make_game
-from dicehall.games.tepiiku import equilibria, solver
-from dicehall.games.tepiiku.hands import (
+from dicehall.games.tepiiku.rules import FISH, FORCED, RUNE, SUBSETS, TIES, TepiikuState
+from dicehall.games.tepiiku.solver import solve, ties
+from dicehall.games.tepiiku.solver.model import (
     COUNT,
     HANDS,
     SCORES,
@@ -31,15 +32,14 @@ from dicehall.games.tepiiku.hands import (
     dice_in_view,
     hand_index,
 )
-from dicehall.games.tepiiku.rules import FISH, FORCED, RUNE, SUBSETS, TIES, TepiikuState
 
 CAP = 3
 
 
 @cache
-def solved() -> solver.RoundSolver:
+def solved() -> solve.RoundSolver:
     """A solver whose tables hold random values: the positions reached, to check the steps."""
-    model = solver.RoundSolver(CAP)
+    model = solve.RoundSolver(CAP)
     rng = np.random.default_rng(5)
     model.fish_value[:] = rng.normal(0, CAP, model.fish_value.shape)
     model.forced_value[:] = rng.normal(0, CAP, model.forced_value.shape)
@@ -112,7 +112,7 @@ def test_T8_every_fish_choice_matches_the_engine_outcome_by_outcome() -> None:
         fish = state.fish
         hands = [hand_index(d) for d in state.dice]
         index = int(lay.fish_at[hands[fish], hands[state.middle], hands[state.hook]])
-        after = solver.fish_after(model.fish_value, model.forced_value, CAP, state.pot)
+        after = solve.fish_after(model.fish_value, model.forced_value, CAP, state.pot)
         after = after[lay.fish_gather[index]]
         seats = [fish, state.middle, state.hook]
         best[(state.pot, index)] = -min(state.pot, CAP)
@@ -140,7 +140,7 @@ def test_T8_a_fish_with_one_die_to_reroll_against_brute_force() -> None:
     lay = model.layout
     hands = [hand_index(d) for d in state.dice]
     index = lay.fish_at[hands[0], hands[1], hands[2]]
-    after = solver.fish_after(model.fish_value, model.forced_value, CAP, 1)[lay.fish_gather[index]]
+    after = solve.fish_after(model.fish_value, model.forced_value, CAP, 1)[lay.fish_gather[index]]
     k = action_of(state.dice[0], (0,))
     np.testing.assert_allclose(engine, TRANSITION[hands[0], k] @ after, atol=1e-9)
 
@@ -163,7 +163,7 @@ def test_T8_every_forced_reroll_matches_the_engine() -> None:
                 seats = [x, y, 3 - x - y]
                 hands = [hand_index(tied.dice[s]) for s in seats]
                 index = lay.forced_at[hands[0], hands[1], hands[2]]
-                after = solver.forced_after(model.fish_value, model.forced_value, CAP, tied.pot)
+                after = solve.forced_after(model.fish_value, model.forced_value, CAP, tied.pot)
                 after = after[lay.forced_gather[index]]
                 for forced_dice in SUBSETS:
                     k = action_of(tied.dice[x], forced_dice)
@@ -174,7 +174,7 @@ def test_T8_every_forced_reroll_matches_the_engine() -> None:
 
 @pytest.mark.slow
 def test_T3_a_solved_cap_never_pays_more_than_the_cap_and_only_moves_coins() -> None:
-    model = solver.RoundSolver(2)
+    model = solve.RoundSolver(2)
     model.solve_pots()
     assert model.fish_value[..., 0].min() >= -2 - 1e-9
     assert np.allclose(model.fish_value.sum(axis=2), 0.0)  # T9: coins only move
@@ -194,11 +194,11 @@ def test_matching_pennies_has_its_mixed_equilibrium_with_no_gain_from_deviating(
     payoff = np.zeros((1, 2, 2, 3))
     payoff[0, :, :, 0] = [[1, -1], [-1, 1]]
     payoff[0, :, :, 1] = -payoff[0, :, :, 0]
-    (x, y), values, epsilon = equilibria.solve_batch(payoff, (0, 1))
+    (x, y), values, epsilon = ties.solve_batch(payoff, (0, 1))
     np.testing.assert_allclose(x[0], [0.5, 0.5])
     np.testing.assert_allclose(y[0], [0.5, 0.5])
     assert epsilon == pytest.approx(0.0, abs=1e-12)
-    assert equilibria.deviation_gain(payoff[0], (0, 1), [x[0], y[0]]) == pytest.approx(0.0)
+    assert ties.deviation_gain(payoff[0], (0, 1), [x[0], y[0]]) == pytest.approx(0.0)
     np.testing.assert_allclose(values[0, :2], 0.0, atol=1e-12)
 
 
@@ -207,7 +207,7 @@ def test_three_players_without_a_pure_equilibrium_get_their_exact_mixed_one() ->
     avoids the first. No pure equilibrium; the only one is everybody at one half."""
     a, b, c = np.meshgrid(range(2), range(2), range(2), indexing="ij")
     payoff = np.stack([a == b, b == c, c != a], axis=-1).astype(float)[None]
-    chosen, values, epsilon = equilibria.solve_batch(payoff, (0, 1, 2))
+    chosen, values, epsilon = ties.solve_batch(payoff, (0, 1, 2))
     for mix in chosen:
         np.testing.assert_allclose(mix[0], [0.5, 0.5], atol=1e-12)
     assert epsilon < 1e-12
@@ -218,14 +218,14 @@ def test_pure_equilibria_of_a_batch_take_the_best_total() -> None:
     payoff = np.zeros((1, 2, 2, 3))
     payoff[0, :, :, 0] = [[2, 0], [0, 1]]  # a coordination game: two pure equilibria
     payoff[0, :, :, 1] = [[2, 0], [0, 1]]
-    (x, y), _, epsilon = equilibria.solve_batch(payoff, (0, 1))
+    (x, y), _, epsilon = ties.solve_batch(payoff, (0, 1))
     assert list(x[0]) == [1.0, 0.0] and list(y[0]) == [1.0, 0.0] and epsilon == 0.0
 
 
 # --- ties that lead back into themselves (T6) -------------------------------------------
 
 
-class Recorder(solver.Ties):
+class Recorder(solve.Ties):
     """Keeps the tie games a sweep builds instead of solving them."""
 
     def solve(
@@ -234,7 +234,7 @@ class Recorder(solver.Ties):
         players: tuple[int, ...],
         rows: np.ndarray,
         rng: object,
-        loop: equilibria.Loop,
+        loop: ties.Loop,
     ) -> tuple[np.ndarray, float]:
         self.games = getattr(self, "games", {})
         for i, row in enumerate(rows):
@@ -263,10 +263,10 @@ def test_T6_a_tie_game_and_its_return_to_itself_match_the_engine() -> None:
     state = dealt(hands, 0)
     assert sorted(state.tied) == [0, 1]
     values = np.random.default_rng(3).normal(0, 2, (COUNT, COUNT, COUNT, 3))
-    recorder = Recorder(len(solver.layout().forced), 2)
-    solver.RoundSolver(CAP)._pair_ties(values, recorder, np.random.default_rng(0))
+    recorder = Recorder(len(solve.layout().forced), 2)
+    solve.RoundSolver(CAP)._pair_ties(values, recorder, np.random.default_rng(0))
     x, y, z = (hand_index(h) for h in hands)
-    payoff, back, own = recorder.games[int(solver.layout().forced_at[x, y, z])]
+    payoff, back, own = recorder.games[int(solve.layout().forced_at[x, y, z])]
     np.testing.assert_allclose(own, values[x, y, z])
     for a, b in itertools.product(range(len(SUBSETS)), repeat=2):
         if len(SUBSETS[a]) + len(SUBSETS[b]) > 3:
@@ -290,8 +290,8 @@ def test_T6_a_tie_that_comes_back_to_itself_settles_on_its_brute_forced_equilibr
     """Two tie games that lead into each other and back into themselves (a toy of the
     tie rerolls' stochastic game: 3 x 3, each joint action ending with a payoff or
     going on to one of the games). Re-solving each game at the present values goes
-    round for ever; `equilibria.stationary` (both games at once) and `Ties` with the
-    returns (`equilibria.Loop`) find the one stationary equilibrium that brute force
+    round for ever; `ties.stationary` (both games at once) and `Ties` with the
+    returns (`ties.Loop`) find the one stationary equilibrium that brute force
     finds over all 3**4 pure profiles, with its exact values (a linear system) and
     nothing to gain by deviating."""
     rng = np.random.default_rng(72)
@@ -316,38 +316,40 @@ def test_T6_a_tie_that_comes_back_to_itself_settles_on_its_brute_forced_equilibr
             stationary.append((profile, values))
     assert len(stationary) == 1
     profile, exact = stationary[0]
-    # the two games solved together as one stochastic game (`equilibria.Coupled`)
-    links = [equilibria.Link(g, h, (0, 1, 2), move[g, :, :, h]) for g in range(2) for h in range(2)]
-    coupled = equilibria.Coupled([rest[0], rest[1]], links, (0, 1))
+    # the two games solved together as one stochastic game (`ties.Coupled`)
+    links = [ties.Link(g, h, (0, 1, 2), move[g, :, :, h]) for g in range(2) for h in range(2)]
+    coupled = ties.Coupled([rest[0], rest[1]], links, (0, 1))
     joints = list(itertools.product(range(3), repeat=2))
-    together, gain = equilibria.stationary(coupled, [joints, joints])
+    together, gain = ties.stationary(coupled, [joints, joints])
     assert gain < 1e-12
     assert [tuple(int(np.argmax(m)) for m in game) for game in together] == list(profile)
     np.testing.assert_allclose(coupled.values(together), exact, atol=1e-12)
 
     values = np.zeros((2, 3))
     for _ in range(300):  # at the present values alone: no fixed point
-        _, after, _ = equilibria.solve_batch(payoffs(values), (0, 1))
+        _, after, _ = ties.solve_batch(payoffs(values), (0, 1))
         settled = np.abs(after - values).max() < 1e-12
         values = after
     assert not settled
 
-    ties, values, sweep_rng = (
-        solver.Ties(2, 2, actions=3),
+    tie_solver, values, sweep_rng = (
+        solve.Ties(2, 2, actions=3),
         np.zeros((2, 3)),
         np.random.default_rng(0),
     )
     for _ in range(300):
-        loop = equilibria.Loop(move[(0, 1), :, :, (0, 1)], values)
-        after, epsilon = ties.solve(payoffs(values), (0, 1), np.arange(2), sweep_rng, loop)
-        ties.sweeps += 1
+        loop = ties.Loop(move[(0, 1), :, :, (0, 1)], values)
+        after, epsilon = tie_solver.solve(payoffs(values), (0, 1), np.arange(2), sweep_rng, loop)
+        tie_solver.sweeps += 1
         settled = np.abs(after - values).max() < 1e-12 and epsilon < 1e-12
         values = after
         if settled:
             break
     assert settled
-    assert [tuple(int(i) for i in np.argmax(s, axis=1)) for s in ties.strategy] == list(profile)
-    assert ties.strategy.max(axis=2).min() == 1.0  # pure, as brute force found it
+    assert [tuple(int(i) for i in np.argmax(s, axis=1)) for s in tie_solver.strategy] == list(
+        profile
+    )
+    assert tie_solver.strategy.max(axis=2).min() == 1.0  # pure, as brute force found it
     np.testing.assert_allclose(values, exact, atol=1e-9)
 
 
@@ -356,7 +358,7 @@ def test_T6_a_tie_with_no_pure_equilibrium_at_its_own_value_settles_on_its_mixed
     pennies, each joint action returning with its own chance). No pure profile is an
     equilibrium at the value it leads to, and the mixed equilibrium of the game at a
     present value is not one at its own value: re-solving at the present values went
-    round. `equilibria.stationary_game` finds the equilibrium at its own value that
+    round. `ties.stationary_game` finds the equilibrium at its own value that
     brute force over a grid of mixes finds (values by value iteration), and the
     sweeps of `Ties` settle on it."""
     rest = np.zeros((1, 2, 2, 3))
@@ -385,24 +387,24 @@ def test_T6_a_tie_with_no_pure_equilibrium_at_its_own_value_settles_on_its_mixed
     assert own(*np.meshgrid(corners, corners))[1].min() > 0.1  # no pure equilibrium
     gains = own(*np.meshgrid(grid, grid, indexing="ij"))[1]
     i, j = np.unravel_index(gains.argmin(), gains.shape)
-    present = equilibria.solve_batch(rest, (0, 1))[0]  # the stage game at the value 0
+    present = ties.solve_batch(rest, (0, 1))[0]  # the stage game at the value 0
     assert own(present[0][:, 0], present[1][:, 0])[1][0] > 1e-3
-    mixes = equilibria.stationary_game(rest[0], back[0], (0, 1))
+    mixes = ties.stationary_game(rest[0], back[0], (0, 1))
     assert mixes is not None
     x, y = np.array([mixes[0][0]]), np.array([mixes[1][0]])
     assert own(x, y)[1][0] < 1e-9
     assert abs(x[0] - grid[i]) <= 0.01 and abs(y[0] - grid[j]) <= 0.01
-    value, gain, ties = np.zeros((1, 3)), np.inf, solver.Ties(1, 2, actions=2)
+    value, gain, tie_solver = np.zeros((1, 3)), np.inf, solve.Ties(1, 2, actions=2)
     for _ in range(200):  # and the sweeps of the ties settle on it
-        loop = equilibria.Loop(back, value)
+        loop = ties.Loop(back, value)
         payoff = rest + back[..., None] * value[:, None, None]
-        after, gain = ties.solve(payoff, (0, 1), np.arange(1), None, loop)
-        ties.sweeps += 1
+        after, gain = tie_solver.solve(payoff, (0, 1), np.arange(1), None, loop)
+        tie_solver.sweeps += 1
         settled, value = np.abs(after - value).max() < 1e-12, after
         if settled and gain < 1e-9:
             break
     assert gain < 1e-9
-    np.testing.assert_allclose(ties.strategy[0, :, 0], [x[0], y[0]], atol=1e-6)
+    np.testing.assert_allclose(tie_solver.strategy[0, :, 0], [x[0], y[0]], atol=1e-6)
     np.testing.assert_allclose(value, own(x, y)[0], atol=1e-9)
 
 
@@ -422,7 +424,7 @@ def toy_reveal() -> np.ndarray:
 def test_nash_conv_of_an_exact_thumbs_equilibrium_is_zero() -> None:
     reveal = toy_reveal()
     exact = np.stack([(SCORES > 0).astype(float)] * 3)
-    assert solver.nash_conv(reveal, exact)[0] == pytest.approx(0.0, abs=1e-12)
-    assert solver.nash_conv(reveal, 1 - exact)[0] > 1.0  # the reverse is far from it
-    found = solver.thumbs_equilibrium(reveal, iterations=100)
+    assert solve.nash_conv(reveal, exact)[0] == pytest.approx(0.0, abs=1e-12)
+    assert solve.nash_conv(reveal, 1 - exact)[0] > 1.0  # the reverse is far from it
+    found = solve.thumbs_equilibrium(reveal, iterations=100)
     assert found.nash_conv < 1e-3

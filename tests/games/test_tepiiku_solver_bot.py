@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,17 +25,17 @@ from dicehall.core import RandomDice, Table, make_bots
 from dicehall.core.errors import OptionError
 from dicehall.core.odds import OddsTable
 from dicehall.games import game_class, make_game
-from dicehall.games.tepiiku import solver, strategy
-from dicehall.games.tepiiku.fish_table import choice_words
-from dicehall.games.tepiiku.hands import ACTIONS, COUNT, FRESH, HANDS, SCORES, hand_index
 from dicehall.games.tepiiku.rules import SUBSETS
-from dicehall.games.tepiiku.solver_bot import SolverBot
+from dicehall.games.tepiiku.solver import policy, solve, stored
+from dicehall.games.tepiiku.solver.bot import SolverBot
+from dicehall.games.tepiiku.solver.model import ACTIONS, COUNT, FRESH, HANDS, SCORES, hand_index
+from dicehall.games.tepiiku.solver.odds import choice_words
 
 
 @cache
-def random_tables(cap: int) -> strategy.Tables:
+def random_tables(cap: int) -> stored.Tables:
     rng = np.random.default_rng(cap)
-    lay = solver.layout()
+    lay = solve.layout()
     fish, forced = len(lay.fish), len(lay.forced)
 
     def mixes(*shape: int) -> np.ndarray:
@@ -45,7 +46,7 @@ def random_tables(cap: int) -> strategy.Tables:
         score: mixes(4, len(hands), len(hands), len(hands), 3)
         for score, hands in lay.score_hands.items()
     }
-    return strategy.Tables(
+    return stored.Tables(
         cap=cap,
         fish_policy=rng.integers(0, ACTIONS + 1, (cap, fish)).astype(np.int8),
         fish_value=rng.random((cap, fish, 3)).astype(np.float32),
@@ -63,7 +64,7 @@ def random_tables(cap: int) -> strategy.Tables:
 
 @pytest.fixture
 def tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(strategy, "tables", random_tables)
+    monkeypatch.setattr(stored, "tables", random_tables)
     yield
 
 
@@ -76,7 +77,7 @@ def test_solver_is_offered_first_then_the_heuristic() -> None:
 def test_C6_solver_decides_the_same_whatever_others_dice(seed: int) -> None:
     """Redraw what a deciding seat may not see: the same choice from the same random draw."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(strategy, "tables", random_tables)
+        patch.setattr(stored, "tables", random_tables)
         game = make_game("tepiiku", 3, {"bankroll": 5})
         table = Table(game, RandomDice(seed), record=False)
         bots = make_bots(game, ["solver"], random.Random(seed))
@@ -123,8 +124,8 @@ def test_T8_the_bot_pays_or_rerolls_as_its_table_says(tables: None) -> None:
     for seat in range(3):
         state.apply(seat, {"type": "thumbs", "up": False})
     view = state.view(0)
-    table = strategy.tables(strategy.cap_of(view, 0))
-    choice = table.fish_choice(view)
+    table = stored.tables(policy.cap_of(view, 0))
+    choice = policy.fish_choice(table, view)
     action = SolverBot(game, 0, random.Random(0)).choose(view, state.legal_actions(0))
     if choice is None:
         assert action == {"type": "pay"}
@@ -152,13 +153,22 @@ def test_advice_comes_from_the_solvers_model_and_says_so(tables: None) -> None:
 
 
 def test_cap_is_the_seats_coins_rounded_down_to_a_solved_cap() -> None:
-    assert strategy.cap_of({"coins": [20, 3, 37]}, 0) == 20
-    assert strategy.cap_of({"coins": [20, 3, 37]}, 1) == 2
-    assert strategy.cap_of({"coins": [20, 3, 37]}, 2) == strategy.MAX_CAP
+    assert policy.cap_of({"coins": [20, 3, 37]}, 0) == 20
+    assert policy.cap_of({"coins": [20, 3, 37]}, 1) == 2
+    assert policy.cap_of({"coins": [20, 3, 37]}, 2) == stored.MAX_CAP
 
 
-def test_without_tables_the_bot_plays_as_the_heuristic() -> None:
-    """The tests' table cache is off: nothing is solved, so the bot falls back."""
+@pytest.fixture
+def no_tables(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """Neither the package's tables nor the cache's (the tests' cache is off)."""
+    monkeypatch.setattr(stored, "SHIPPED", tmp_path)
+    stored.tables.cache_clear()
+    yield
+    stored.tables.cache_clear()
+
+
+def test_without_tables_the_bot_plays_as_the_heuristic(no_tables: None) -> None:
+    """Nothing is solved, so the bot falls back (and `bot_warning` says so)."""
     game = make_game("tepiiku", 3, {"bankroll": 4})
 
     def play(names: list[str]) -> list[object]:
@@ -176,23 +186,23 @@ def fish_odds(query: dict[str, str]) -> list[OddsTable]:
     return game_class("tepiiku").odds(query)
 
 
-def test_odds_without_a_solve_say_how_to_compute_it_and_show_no_number() -> None:
-    """The tests' table cache is off: the exact chances, then how to solve the cap."""
-    score, policy = fish_odds({})
+def test_odds_without_a_solve_say_how_to_compute_it_and_show_no_number(no_tables: None) -> None:
+    """No tables: the exact chances, then how to solve them."""
+    score, policy_table = fish_odds({})
     assert score.title.startswith("Score of three rune dice")
-    assert policy.rows == [] and "benchmarks/tepiiku_solver.py --caps 20" in policy.note
+    assert policy_table.rows == [] and "dicehall solve tepiiku" in policy_table.note
     code, output = run_cli("odds", "tepiiku", "--option", "cap=8")
-    assert code == 0 and "Not computed yet" in output and "--caps 8" in output
+    assert code == 0 and "Not computed yet" in output and "dicehall solve tepiiku" in output
 
 
 def test_odds_show_the_solvers_fish_policy_with_expected_coins(tables: None) -> None:
-    _, policy = fish_odds({"cap": "8"})
-    tab = strategy.tables(8)
-    lay = solver.layout()
-    assert len(policy.rows) == len({tuple(SCORES[t]) for t in lay.fish})
-    assert "solver's model" in policy.note
+    _, policy_table = fish_odds({"cap": "8"})
+    tab = stored.tables(8)
+    lay = solve.layout()
+    assert len(policy_table.rows) == len({tuple(SCORES[t]) for t in lay.fish})
+    assert "solver's model" in policy_table.note
     # one row by brute force: every hand of those scores, weighted by its throw chance
-    row = policy.rows[len(policy.rows) // 2]
+    row = policy_table.rows[len(policy_table.rows) // 2]
     f, m, h = (int(c) for c in row[:3])
     for pot in (1, 2, 3, 4):
         words: dict[str, float] = {}
@@ -216,8 +226,8 @@ def test_odds_of_one_fish_hand_give_each_choices_expected_coins(tables: None) ->
     query = {"dice": "skull,gem,skull", "beat": "3", "hook": "6", "pot": "2", "cap": "4"}
     chances, choices = fish_odds(query)
     assert chances.title.startswith("The Fish's rerolls")  # the exact chances come first
-    tab = strategy.tables(4)
-    lay = solver.layout()
+    tab = stored.tables(4)
+    lay = solve.layout()
     f = hand_index(hand)
     expected: dict[str, Any] = {}
     shares: dict[str, float] = {}
@@ -229,15 +239,15 @@ def test_odds_of_one_fish_hand_give_each_choices_expected_coins(tables: None) ->
             w = float(FRESH[m] * FRESH[h])
             weight_sum += w
             index = int(lay.fish_at[f, m, h])
-            values = tab.fish_choices(index, 2)
+            values = policy.fish_choices(tab, index, 2)
             words = {}  # rerolls of the same runes are one choice
             for code in range(ACTIONS + 1):
-                word = "pay the pot" if code == solver.PAY else choice_words(f, code)
+                word = "pay the pot" if code == solve.PAY else choice_words(f, code)
                 words.setdefault(word, values[code])
             for word, value in words.items():
                 expected[word] = expected.get(word, 0.0) + w * value
             chosen = int(tab.fish_policy[1, index])
-            word = "pay the pot" if chosen == solver.PAY else choice_words(f, chosen)
+            word = "pay the pot" if chosen == solve.PAY else choice_words(f, chosen)
             shares[word] = shares.get(word, 0.0) + w
     by_word = {row[0]: row for row in choices.rows}
     assert set(by_word) == set(expected)  # duplicate rune sets share a row

@@ -8,7 +8,6 @@ from collections.abc import Hashable
 import numpy as np
 import pytest
 
-from dicehall.games.toplshteyner import best_response, solver
 from dicehall.games.toplshteyner.bots import HeuristicBot
 from dicehall.games.toplshteyner.odds import throws
 from dicehall.games.toplshteyner.rules import (
@@ -20,6 +19,7 @@ from dicehall.games.toplshteyner.rules import (
     Toplshteyner,
     ToplshteynerState,
 )
+from dicehall.games.toplshteyner.solver import best_response, model
 
 
 def key(state: ToplshteynerState) -> Hashable:
@@ -117,8 +117,8 @@ def check_against_the_engine(lives: tuple[int, ...]) -> None:
     heuristic against heuristic bots equal the engine's own state graph solved with
     the bot's real choices; the best reply is worth at least the bot's."""
     players = len(lives)
-    best = best_response.layers(players, True)[players].values[solver.position_index(lives)]
-    plain = best_response.layers(players, False)[players].values[solver.position_index(lives)]
+    best = best_response.layers(players, True)[players].values[model.position_index(lives)]
+    plain = best_response.layers(players, False)[players].values[model.position_index(lives)]
     graph = EngineGraph(lives)
     for me in range(players):
         assert best[me] == pytest.approx(graph.win_chance(me, True), abs=1e-9)

@@ -11,17 +11,17 @@ import pytest
 
 from dicehall.core import OptionError, RandomDice
 from dicehall.games import make_game
-from dicehall.games.toplshteyner import odds
+from dicehall.games.toplshteyner import Toplshteyner, odds
 from dicehall.games.toplshteyner.odds import (
     TurnOutcome,
     after_throw,
-    simulate_chances,
     turn_ended,
     turn_outcome_odds,
     turn_start,
     win_chances,
 )
-from dicehall.games.toplshteyner.rules import Toplshteyner
+from dicehall.games.toplshteyner.solver import odds as solver_odds
+from dicehall.games.toplshteyner.solver.odds import simulate_chances
 
 
 def simulate_turns(turns: int, seed: int, sixes_end_turn: bool) -> Counter[TurnOutcome]:
@@ -146,7 +146,7 @@ def test_odds_tables_and_query() -> None:
 
 
 def test_odds_beyond_the_exact_tables_are_simulated(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(odds, "SIMULATED_GAMES", 50)
+    monkeypatch.setattr(solver_odds, "SIMULATED_GAMES", 50)
     tables = Toplshteyner.odds({"seats": "7"})
     assert "simulating 50 games" in tables[1].note
     assert len(tables[1].rows) == 7

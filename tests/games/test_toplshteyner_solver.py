@@ -10,20 +10,21 @@ import pytest
 from dicehall.core import RandomDice, Table, make_bots
 from dicehall.core.odds import show
 from dicehall.games import make_game
-from dicehall.games.toplshteyner import odds, solver
+from dicehall.games.toplshteyner import odds
 from dicehall.games.toplshteyner.rules import BUY_CHOICES, ELECT_SEAT
+from dicehall.games.toplshteyner.solver import model, policy, solve
 
 
 def test_two_player_end_games_match_the_turn_outcome_dp() -> None:
     """Two players: the only choice is a fourth life; the solver (turn chain by arrays,
     every turn state) agrees with odds.py's independent recursion over whole-turn
     outcomes in exact fractions, for every pair of lives."""
-    engine = solver.Solver(solver.Model("win", False, False), 2)
+    engine = solve.Solver(model.Model("win", False, False), 2)
     layer = engine.layer(2, engine.model.key(2))
     reference = odds.WinChances(False, False)
     for a in range(1, 5):
         for b in range(1, 5):
-            ours = layer.values[solver.position_index((a, b))]
+            ours = layer.values[model.position_index((a, b))]
             assert ours == pytest.approx(reference.chances((a, b)), abs=1e-8)
     assert layer.epsilon == 0.0
 
@@ -32,19 +33,19 @@ def test_P9_for_fun_fourth_life_needs_a_stake_in_the_pot() -> None:
     """For fun, the first 6-6 at three lives gives nothing while the pot is empty:
     the roller's chance drops from 44.75% (a paying table) to 43.31%, which is what
     400,000 simulated games of the engine give (43.25% +- 0.16%)."""
-    paying = solver.Solver(solver.Model("win", False, False), 2)
-    fun = solver.Solver(solver.Model("win", True, False), 2)
-    i = solver.position_index((3, 3))
+    paying = solve.Solver(model.Model("win", False, False), 2)
+    fun = solve.Solver(model.Model("win", True, False), 2)
+    i = model.position_index((3, 3))
     assert paying.layer(2, paying.model.key(2)).values[i][0] == pytest.approx(0.44753, abs=1e-5)
     assert fun.layer(2, fun.model.key(2)).values[i][0] == pytest.approx(0.43312, abs=1e-5)
 
 
 def test_shipped_tables_are_what_a_fresh_solve_gives() -> None:
     """The tables in the package (default options) agree with solving afresh."""
-    for objective in solver.OBJECTIVES:
-        shipped = solver.Solver(solver.Model(objective, False, False), 2)
+    for objective in model.OBJECTIVES:
+        shipped = solve.Solver(model.Model(objective, False, False), 2)
         assert shipped.ready()
-        fresh = solver.Solver(solver.Model(objective, False, False), 2)
+        fresh = solve.Solver(model.Model(objective, False, False), 2)
         fresh._paths = lambda players, k: []  # type: ignore[method-assign]
         for key in fresh.layer_keys():
             a, b = shipped.layer(*key), fresh.layer(*key)
@@ -56,9 +57,9 @@ def test_shipped_tables_are_what_a_fresh_solve_gives() -> None:
 def test_money_values_sum_to_the_pot_and_lives() -> None:
     """Money: each seat's value is its expected K at the end less two stakes a bought
     life; the winner takes K, so values sum to K less the expected buys."""
-    engine = solver.Solver(solver.Model("money", False, False), 2)
+    engine = solve.Solver(model.Model("money", False, False), 2)
     layer = engine.layer(2, 6)
-    start = layer.values[solver.position_index((3, 3))]
+    start = layer.values[model.position_index((3, 3))]
     assert 5.0 < start.sum() <= 6.0 + 1e-9
     assert start[1] > start[0]  # the second roller is better off, as for win chances
 
@@ -84,8 +85,8 @@ def view(lives: list[int], phase: str, **extra: object) -> dict[str, object]:
 
 def test_P8_solver_elects_its_best_valued_target() -> None:
     v = view([2, 1, 3], "elect")
-    for objective in solver.OBJECTIVES:
-        d = solver.decision(v, objective)
+    for objective in model.OBJECTIVES:
+        d = policy.decision(v, objective)
         values = dict(d.values)
         assert set(values) == {1, 2}
         assert values[d.choice] == max(values.values())  # type: ignore[index]
@@ -93,7 +94,7 @@ def test_P8_solver_elects_its_best_valued_target() -> None:
 
 def test_P8_two_player_duel_elects_the_last_life() -> None:
     """Electing the other player's last life wins the game at once (P10)."""
-    d = solver.decision(view([3, 1], "elect"), "win")
+    d = policy.decision(view([3, 1], "elect"), "win")
     assert d.choice == 1 and dict(d.values)[1] == pytest.approx(1.0)
 
 
@@ -101,9 +102,9 @@ def test_P9_money_and_win_disagree_where_the_pot_is_small() -> None:
     """Buying costs a stake: for win chances a fourth life is worth taking, while the
     money objective weighs the stake against the pot."""
     v = view([3, 3], "buy", point=4, high_fives=False)
-    win = solver.decision(v, "win")
+    win = policy.decision(v, "win")
     assert win.choice is True
-    money = solver.decision(v, "money")
+    money = policy.decision(v, "money")
     assert dict(money.values)[money.choice] == max(dict(money.values).values())
 
 
@@ -137,7 +138,7 @@ def test_P10_solver_plays_for_the_win_and_solver_money_for_money() -> None:
     bots = game.bots()
     v = view([2, 1, 3], "elect")
     legal = [ELECT_SEAT[1], ELECT_SEAT[2]]
-    win, money = solver.decision(v, "win"), solver.decision(v, "money")
+    win, money = policy.decision(v, "win"), policy.decision(v, "money")
     assert bots["solver"](game, 0, random.Random(0)).choose(v, legal)["seat"] == win.choice
     assert bots["solver_money"](game, 0, random.Random(0)).choose(v, legal)["seat"] == money.choice
 

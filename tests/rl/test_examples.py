@@ -42,3 +42,21 @@ def test_the_masked_ppo_example_runs() -> None:
     )
     results = load("ppo_kariki").main(["--timesteps", "256", "--eval", "3"])
     assert set(results) == {"masked PPO", "random"}
+
+
+def test_the_train_extra_holds_what_the_ppo_example_imports() -> None:
+    """examples/ppo_kariki.py says `pip install 'dicehall[train]'`: that extra exists."""
+    import re
+    import tomllib
+
+    root = EXAMPLES.parent
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    names = {re.split(r"[<>=\[ ]", r)[0] for r in extras["train"]}
+    assert {"sb3-contrib", "stable-baselines3", "dicehall"} <= names
+    assert "'dicehall[train]'" in (EXAMPLES / "ppo_kariki.py").read_text()
+    # every other extra is locked; train, which brings PyTorch, is not (CI installs the lock)
+    locked = re.search(r"LOCKED_EXTRAS := \$\(foreach e,([^,]*),", (root / "Makefile").read_text())
+    assert locked is not None
+    assert set(locked.group(1).split()) == set(extras) - {"train"}

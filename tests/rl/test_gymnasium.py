@@ -42,6 +42,26 @@ def test_masked_random_play_rewards_the_seats_net(gid: str) -> None:
         assert reward == env.core.env.state.result().net[env.seat]
 
 
+@pytest.mark.parametrize("gid", game_ids())
+def test_observations_are_exactly_the_views_encoding(gid: str) -> None:
+    """Written straight from the state, every observation of many seeded episodes is the
+    seat's view encoded (`Encoding.encode`) as float32, entry for entry."""
+    env = DicehallGymEnv(gid, opponents="random", seat=1)
+    encode = env.game.encoding.encode
+    rng = np.random.default_rng(1)
+    for episode in range(10):
+        observation, info = env.reset(seed=episode)
+        done = False
+        while True:
+            expected = encode(env.core.env.state.view(1))
+            assert np.array_equal(observation, np.array(expected, np.float32))
+            if done:
+                break
+            action = rng.choice(np.flatnonzero(info["action_mask"]))
+            observation, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+
+
 def test_illegal_actions_play_the_default_or_raise() -> None:
     env = DicehallGymEnv("kariki", seats=2, first_roller="0")
     _, info = env.reset(seed=1)
@@ -63,4 +83,29 @@ def test_vector_envs_come_from_make_vec() -> None:
     actions = np.array([np.flatnonzero(m)[0] for m in masks])
     observations, rewards, _, _, infos = envs.step(actions)
     assert observations.shape[0] == rewards.shape[0] == 4
+    envs.close()
+
+
+@pytest.mark.parametrize("gid", game_ids())
+def test_an_image_render_mode_warns_as_gymnasium_does_and_the_env_runs(gid: str) -> None:
+    """Stable-Baselines3's make_vec_env asks every environment for render_mode="rgb_array"."""
+    with pytest.warns(UserWarning, match="rgb_array"):
+        env = gym.make(env_id(gid), render_mode="rgb_array", opponents="random")
+    _, info = env.reset(seed=0)
+    assert env.render() is None
+    action = info["legal"][0]
+    env.step(action)
+    env.close()
+
+
+@pytest.mark.parametrize("gid", game_ids())
+def test_stable_baselines3_make_vec_env_makes_every_game(gid: str) -> None:
+    env_util = pytest.importorskip(
+        "stable_baselines3.common.env_util", reason="stable-baselines3 is not installed"
+    )
+    envs = env_util.make_vec_env(env_id(gid), n_envs=2, seed=0, env_kwargs={"opponents": "random"})
+    observations = envs.reset()
+    assert observations.shape == (2, *envs.observation_space.shape)
+    masks = envs.env_method("action_masks")
+    envs.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
     envs.close()

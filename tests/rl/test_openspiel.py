@@ -14,6 +14,7 @@ from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
 
 from dicehall.games import game_class, game_ids  # noqa: E402
 from dicehall.rl.openspiel import short_name  # noqa: E402
+from tests.games.tao_script import SMALL, SMALL_HISTORIES  # noqa: E402
 
 SMALL_KARIKI = {"players": 2, "one_round": True, "first_roller": 0, "throws": 1}
 """Two seats, one round, seat 0 rolls first, one throw: 5,787 histories."""
@@ -154,3 +155,94 @@ def test_openspiel_and_the_strategy_engine_agree_on_exploitability() -> None:
     ours = engine_exploitability(passes, to_engine(average), values)[0][0]
     assert ours == pytest.approx(theirs, abs=1e-6)
     assert solution.exploitability[0] < 1e-3 < theirs < 0.877  # both on the way down
+
+
+@pytest.mark.parametrize(("gid", "seats"), configurations())
+def test_rl_environment_runs_every_episode_even_one_the_dice_decide_in_reset(
+    gid: str, seats: int
+) -> None:
+    """OpenSpiel's rl_environment throws the opening dice in reset(): a game over by then
+    (most Toplshteyner games at four seats) gets one formal decision of player 0."""
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment(
+        pyspiel.load_game(short_name(gid), {"players": seats, **SHORT.get(gid, {})})
+    )
+    env.seed(seats)
+    rng = random.Random(seats)
+    formal = 0
+    for _ in range(40):
+        step = env.reset()
+        decisions = 0
+        while not step.last():
+            player = step.observations["current_player"]
+            legal = step.observations["legal_actions"][player]
+            assert legal, "somebody is to act after every reset and step"
+            if env.get_state.recall.state.is_over():  # the formal decision
+                assert (player, legal, decisions) == (0, [0], 0)
+                formal += 1
+            step = env.step([rng.choice(legal)])
+            decisions += 1
+        state = env.get_state
+        assert state.is_terminal() and decisions >= 1
+        if state.recall.state.is_over():
+            assert step.rewards == [float(x) for x in state.recall.state.result().net]
+    if (gid, seats) == ("toplshteyner", 4):
+        assert formal > 10  # over half the games
+
+
+SMALL_TAO = {"players": 2, **SMALL, "opener": 0}
+"""The small Tao variant (tests/games/tao_script.py) as OpenSpiel parameters."""
+
+
+def test_get_all_states_walks_the_small_tao_variant() -> None:
+    """With its tie-breaks bounded (`tiebreaks=0`: a tie goes to the lot) one round of Tao
+    is a finite tree, and with small dice and stones a small one: every history once."""
+    from open_spiel.python.algorithms import get_all_states
+
+    game = pyspiel.load_game(short_name("tao"), SMALL_TAO)
+    states = get_all_states.get_all_states(
+        game,
+        depth_limit=-1,
+        include_terminals=True,
+        include_chance_states=True,
+        to_string=lambda s: s.history_str(),
+    )
+    assert len(states) == SMALL_HISTORIES
+    assert max(len(s.history()) for s in states.values()) <= game.max_game_length()
+    assert all(sum(s.returns()) == 0 for s in states.values() if s.is_terminal())
+
+
+@pytest.mark.slow  # about a CPU minute of OpenSpiel's Python tree walks: `make soak`
+def test_cfr_plus_solves_the_small_tao_variant_on_the_way_down() -> None:
+    game = pyspiel.load_game(short_name("tao"), SMALL_TAO)
+    solver = cfr.CFRPlusSolver(game)
+    uniform = exploitability.exploitability(game, solver.average_policy())
+    for _ in range(5):
+        solver.evaluate_and_update_policy()
+    after = exploitability.exploitability(game, solver.average_policy())
+    assert after < uniform / 3  # measured: 0.426 stones, then 0.090 after five iterations
+
+
+def test_sampling_cfr_runs_on_one_round_of_tao() -> None:
+    """One round of the real Tao is too large for tree walks (`get_all_states`, tabular
+    CFR+): at two seats about 2.5e11 histories before any tie-break, and tied showdowns
+    replay without bound (D9), so a depth-first walk follows ties for ever (the small
+    variant above bounds them). OpenSpiel's sampling CFR (external and outcome sampling
+    MCCFR) runs on it."""
+    from open_spiel.python.algorithms import external_sampling_mccfr, outcome_sampling_mccfr
+
+    game = pyspiel.load_game(short_name("tao"), {"players": 2, "length": "round", "opener": 0})
+    external = external_sampling_mccfr.ExternalSamplingSolver(game)
+    for _ in range(5):
+        external.iteration()
+    outcome = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(50):
+        outcome.iteration()
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    for solver in (external, outcome):
+        policy = solver.average_policy().action_probabilities(state)
+        assert sum(policy.values()) == pytest.approx(1.0)
+        assert set(policy) == set(state.legal_actions())

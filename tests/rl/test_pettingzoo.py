@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import random
 
+import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed: pip install '.[rl]'")
@@ -59,6 +60,43 @@ def test_episodes_end_with_each_seats_net_and_every_agent_stepped_out(gid: str) 
             aec.step(rng.choice(legal))
         assert aec.agents == []
         net = aec.unwrapped.core.state.result().net
+        assert [totals[a] for a in aec.possible_agents] == [float(x) for x in net]
+
+
+@pytest.mark.parametrize(("gid", "seats"), CONFIGS, ids=IDS)
+def test_observations_masks_and_rewards_are_exactly_the_straightforward_ones(
+    gid: str, seats: int
+) -> None:
+    """The tensors written straight from the state and kept per position are, for every
+    agent at every turn of many seeded games, the view's encoding as float32; the masks
+    mark the state's legal ids; each copy handed out is the caller's own."""
+    rng = random.Random(seats)
+    aec = env(gid, seats, seed=7)
+    raw = aec.unwrapped
+    encode = raw.game.encoding.encode
+    for episode in range(6):
+        aec.reset(seed=episode)
+        totals = dict.fromkeys(aec.possible_agents, 0.0)
+        for agent in aec.agent_iter():
+            state = raw.core.state
+            for other, seat in raw._seat.items():
+                expected = np.array(encode(state.view(seat)), np.float32)
+                observed = aec.observe(other)
+                assert observed["observation"].dtype == np.float32
+                assert np.array_equal(observed["observation"], expected)
+                observed["observation"][:] = -1.0  # the caller's own copy
+                assert np.array_equal(aec.observe(other)["observation"], expected)
+            observation, reward, termination, truncation, info = aec.last()
+            totals[agent] += reward
+            if termination or truncation:
+                aec.step(None)
+                continue
+            legal = list(np.flatnonzero(observation["action_mask"]))
+            seat = raw._seat[agent]
+            if not info.get("decided_by_dice"):
+                assert legal == state.legal_action_ids(seat)
+            aec.step(rng.choice(legal))
+        net = raw.core.state.result().net
         assert [totals[a] for a in aec.possible_agents] == [float(x) for x in net]
 
 

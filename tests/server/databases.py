@@ -12,8 +12,8 @@ from alembic import command
 from sqlalchemy import create_engine, text
 
 from dicehall.server import migrations
-from dicehall.server.config import ServerConfig
-from dicehall.server.schema import metadata
+from dicehall.server.migrations.schema import metadata
+from dicehall.server.ops.settings import ServerConfig
 from tests.server.helpers import sqlite_url
 
 PG_URL = os.environ.get("DICEHALL_TEST_PG_URL")

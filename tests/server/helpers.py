@@ -20,8 +20,8 @@ from dicehall.core.commitments import SealedDice, chain_value
 from dicehall.core.game import Game
 from dicehall.games import game_ids
 from dicehall.server import create_app
-from dicehall.server.config import ServerConfig
-from dicehall.server.limits import Limits
+from dicehall.server.ops.limits import Limits
+from dicehall.server.ops.settings import ServerConfig
 from tests.toy_game import GAMES as TOY
 
 # (game id, games the server offers: None for the registry)
@@ -211,7 +211,11 @@ def check_messages(
         for t in seats:
             view = roundtrip(state.view(t))
             assert roundtrip(state.resample_hidden(t, rng).view(t)) == view, (k, t)
-            legal = [] if over or t is None else roundtrip(list(state.legal_actions(t)))
+            # what a seat is offered: its legal actions, one per meaning (Tepiiku's equal runes)
+            offered = (
+                [] if over or t is None else game.offered_choices(view, state.legal_actions(t))
+            )
+            legal = roundtrip(offered)
             per_seat[t] = (view, legal)
         snapshots.append((len(state.log or ()), per_seat, list(state.actors())))
     log = state.log or []

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from dicehall.core.game import Game
 from dicehall.core.transcript import replay
-from dicehall.server.catalog import Catalog
+from dicehall.server.tables.catalog import Catalog
 from tests.server.helpers import (
     Conn,
     check_messages,

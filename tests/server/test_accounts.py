@@ -8,14 +8,16 @@ import logging
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from dicehall.server.limits import Limits
+from dicehall.server.ops.limits import Limits
 from tests.server.databases import CHEAP, db_url
 from tests.server.helpers import Conn, create, drive, receive, running
+from tests.server.rated import game_of, named
 
 __all__ = ["db_url"]  # the fixture
 
@@ -107,8 +109,8 @@ def test_bad_names_and_passwords_are_refused_and_nothing_is_made(db_url: str) ->
         assert client.post("/api/account/register", json={"name": "Dee"}).status_code == 422
 
 
-def test_login_attempts_are_limited_per_address(db_url: str) -> None:
-    limits = Limits(logins_burst=3, logins_per_minute=1)
+def test_password_tries_are_limited_per_address(db_url: str) -> None:
+    limits = replace(Limits.generous(), logins_burst=3, logins_per_minute=1)
     with server(db_url, limits=limits) as client:
         register(client, "Eve")
         client.post("/api/account/logout")
@@ -118,25 +120,106 @@ def test_login_attempts_are_limited_per_address(db_url: str) -> None:
         refused = client.post("/api/account/login", json={"name": "Eve", "password": PASSWORD})
         assert refused.status_code == 429
         assert int(refused.headers["Retry-After"]) >= 1
-        assert "too many logins" in refused.json()["detail"]
+        assert "too many password tries from your address" in refused.json()["detail"]
         assert me(client) is None
 
 
-def test_login_attempts_are_limited_per_name_from_any_address(db_url: str) -> None:
-    from dicehall.server.account_api import Accounts
-    from dicehall.server.limits import TooManyRequests
-    from dicehall.server.store import Store
+def test_the_owner_logs_in_while_an_attackers_tries_are_refused(db_url: str) -> None:
+    """Many wrong passwords for a name, from one address and from many: the attackers are
+    refused, and the owner's correct password from an address of their own still works."""
+    limits = replace(
+        Limits.generous(), name_tries_burst=3, name_tries_per_minute=1, name_failures_per_hour=6
+    )
+    with server(db_url, limits=limits) as client:
+        register(client, "Fay")
+        client.post("/api/account/logout")
+        wrong = {"name": "fay", "password": "x" * 9}
+        attacker = TestClient(client.app, client=("198.51.100.1", 1000))
+        codes = [attacker.post("/api/account/login", json=wrong).status_code for _ in range(5)]
+        assert codes == [401, 401, 401, 429, 429]
+        refused = attacker.post("/api/account/login", json={"name": "Fay", "password": PASSWORD})
+        assert refused.status_code == 429  # this address guessed wrong: it waits, right or not
+        assert "too many wrong passwords for the name 'Fay'" in refused.json()["detail"]
+        # 20 more addresses: past the name's budget, each is refused after its first guess
+        swarm = [TestClient(client.app, client=(f"198.51.100.{i}", 1000)) for i in range(2, 22)]
+        tries = [
+            [c.post("/api/account/login", json=wrong).status_code for _ in range(4)] for c in swarm
+        ]
+        guesses = sum(code == 401 for t in tries for code in t)
+        assert guesses <= 6 + len(swarm)  # the name's budget, then one guess per address
+        assert all(t[-1] == 429 for t in tries)
+        owner = TestClient(client.app, client=("203.0.113.50", 2000))
+        ok = owner.post("/api/account/login", json={"name": "Fay", "password": PASSWORD})
+        assert ok.status_code == 200, ok.text
+        assert me(owner) is not None and me(owner)["name"] == "Fay"  # type: ignore[index]
 
-    store = Store(db_url)
-    try:
-        accounts = Accounts(store, Limits(logins_burst=2, logins_per_minute=1), CHEAP)
-        accounts.check_login_limits("10.0.0.1", "Fay")
-        accounts.check_login_limits("10.0.0.2", "fay")
-        with pytest.raises(TooManyRequests, match="too many logins for the name 'FAY'"):
-            accounts.check_login_limits("10.0.0.3", "FAY")
-        accounts.check_login_limits("10.0.0.3", "Gus")  # another name is not held back
-    finally:
-        store.close()
+
+def test_a_flood_of_guesses_cannot_fill_the_owners_queue(db_url: str) -> None:
+    with server(db_url) as client:
+        register(client, "Ola")
+        accounts = client.app.state.accounts  # type: ignore[attr-defined]
+        wrong = {"name": "Ola", "password": "x" * 9}
+        attacker = TestClient(client.app, client=("198.51.100.1", 1000))
+        assert attacker.post("/api/account/login", json=wrong).status_code == 401
+        accounts.suspect_passwords.pending = accounts.suspect_passwords.limit  # all busy
+        again = attacker.post("/api/account/login", json=wrong)
+        assert again.status_code == 503  # the guesser waits behind its own kind
+        owner = TestClient(client.app, client=("203.0.113.50", 2000))
+        ok = owner.post("/api/account/login", json={"name": "Ola", "password": PASSWORD})
+        assert ok.status_code == 200  # a first try from a fresh address: the other queue
+        accounts.suspect_passwords.pending = 0
+
+
+def test_a_correct_password_spends_nothing_of_the_names_budget(db_url: str) -> None:
+    limits = replace(Limits.generous(), name_tries_burst=2, name_failures_per_hour=2)
+    with server(db_url, limits=limits) as client:
+        register(client, "Gil")
+        for _ in range(6):
+            client.post("/api/account/logout")
+            ok = client.post("/api/account/login", json={"name": "Gil", "password": PASSWORD})
+            assert ok.status_code == 200
+
+
+def test_deleting_an_account_has_the_same_limit_on_password_tries(db_url: str) -> None:
+    limits = replace(Limits.generous(), name_tries_burst=2, name_tries_per_minute=1)
+    with server(db_url, limits=limits) as client:
+        register(client, "Hob")
+        codes = [
+            client.post("/api/account/delete", json={"password": "x" * 9}).status_code
+            for _ in range(3)
+        ]
+        assert codes == [401, 401, 429]
+        assert me(client) is not None  # the stolen session is no password oracle
+
+
+def test_registrations_are_limited_per_address(db_url: str) -> None:
+    limits = replace(Limits.generous(), registrations_burst=2, registrations_per_hour=1)
+    with server(db_url, limits=limits) as client:
+        for name in ("Ida", "Jo"):
+            fresh = TestClient(client.app)
+            register(fresh, name)
+        refused = TestClient(client.app).post(
+            "/api/account/register", json={"name": "Kit", "password": PASSWORD}
+        )
+        assert refused.status_code == 429 and "too many new accounts" in refused.json()["detail"]
+        elsewhere = TestClient(client.app, client=("203.0.113.9", 4000))
+        register(elsewhere, "Kit")
+
+
+def test_new_accounts_hash_in_slots_of_their_own(db_url: str) -> None:
+    with server(db_url) as client:
+        accounts = client.app.state.accounts  # type: ignore[attr-defined]
+        assert accounts.new_passwords is not accounts.passwords
+        accounts.new_passwords.pending = accounts.new_passwords.limit  # registrations all busy
+        busy = client.post("/api/account/register", json={"name": "Lou", "password": PASSWORD})
+        assert busy.status_code == 503
+        accounts.new_passwords.pending = 0
+        register(client, "Lou")
+        client.post("/api/account/logout")
+        accounts.new_passwords.pending = accounts.new_passwords.limit
+        ok = client.post("/api/account/login", json={"name": "Lou", "password": PASSWORD})
+        assert ok.status_code == 200  # a login never waits behind them
+        accounts.new_passwords.pending = 0
 
 
 def test_a_guest_claims_its_games_by_registering(db_url: str) -> None:
@@ -167,12 +250,12 @@ def register_fails_when_logged_in(client: TestClient) -> bool:
 
 def test_deleting_an_account_keeps_its_games_under_deleted_player(db_url: str) -> None:
     with server(db_url) as client:
-        register(client, "Ivy")
-        table = create(client, "duel", bots={1: "random"}, rated=True)
+        jan = named(client, "Jan")
+        ivy = named(client, "Ivy")
+        table = game_of(client, [ivy, jan], seed=3)
         tid = table["table_id"]
         with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
-            conn = Conn(ws, 0)
-            drive([conn], random.Random(3))
+            receive(ws)
             ws.send_json({"type": "chat", "text": "good game"})
             while receive(ws)["type"] != "chat":
                 pass
@@ -185,7 +268,7 @@ def test_deleting_an_account_keeps_its_games_under_deleted_player(db_url: str) -
         assert me(client) is None
         assert client.get("/api/players/Ivy").status_code == 404
         names = [r["name"] for r in client.get("/api/leaderboard/duel").json()["ratings"]]
-        assert names == ["random"]
+        assert names == ["Jan"]
         record = client.get(f"/api/tables/{tid}/record").json()
         assert record["seats"][0]["name"] == "deleted player"
         assert record["seats"][0]["account"] == {"name": "deleted player", "kind": "human"}
@@ -197,7 +280,7 @@ def test_deleting_an_account_keeps_its_games_under_deleted_player(db_url: str) -
         assert chat[-1]["name"] == "deleted player"
         login = client.post("/api/account/login", json={"name": "Ivy", "password": PASSWORD})
         assert login.status_code == 401
-        assert client.get("/api/players/random").json()["games"][0]["table_id"] == tid
+        assert client.get("/api/players/Jan").json()["games"][0]["table_id"] == tid
         register(client, "Ivy")  # the name is free again: nothing of it was kept
 
 

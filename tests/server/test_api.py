@@ -67,6 +67,12 @@ def test_bad_requests_get_the_cores_message(tmp_path: Path) -> None:
         assert client.post("/api/tables", json={"game": "duel", "seats": "x"}).status_code == 422
         r = client.post("/api/tables", json={"game": "duel", "turn_seconds": -1})
         assert r.status_code == 422 and "turn_seconds" in r.text
+        r = client.post("/api/tables", json={"game": "duel", "turn_seconds": 5})
+        assert r.status_code == 400
+        assert r.json()["detail"].startswith("turn_seconds must be at least 10 seconds")
+        private = {"game": "duel", "listed": False, "turn_seconds": 10}
+        made = client.post("/api/tables", json=private).json()
+        assert client.get(f"/api/tables/{made['table_id']}").json()["turn_seconds"] == 10
         assert client.post("/api/tables", content=b"{not json").status_code == 422
         assert client.get("/api/tables").json() == []
 
@@ -171,7 +177,7 @@ def test_odds_endpoint(tmp_path: Path) -> None:
 def test_database_errors_never_quote_the_seed(tmp_path: Path) -> None:
     from sqlalchemy.exc import IntegrityError
 
-    from dicehall.server.store import Store
+    from dicehall.server.tables.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
     with running(tmp_path / "db.sqlite") as client:
@@ -185,3 +191,34 @@ def test_database_errors_never_quote_the_seed(tmp_path: Path) -> None:
         raise AssertionError("a second row with the same id was stored")
     finally:
         store.close()
+
+
+def test_names_at_a_table_are_unique(tmp_path: Path) -> None:
+    """A second "Ann" is seated as "Ann (2)": two players of one name cannot be told apart."""
+    with running(tmp_path / "db.sqlite") as client:
+        table = create(client, "duel", seats=3, names=["Ann"])
+        tid = table["table_id"]
+        for name in ("ann ", "Ann"):
+            assert client.post(f"/api/tables/{tid}/join", json={"name": name}).status_code == 200
+        names = [s["name"] for s in client.get(f"/api/tables/{tid}").json()["seats"]]
+        assert names == ["Ann", "ann (2)", "Ann (3)"]
+        made = create(client, "duel", seats=3, names=["Bo", "Bo", "Bo (2)"])
+        names = [s["name"] for s in client.get(f"/api/tables/{made['table_id']}").json()["seats"]]
+        assert names == ["Bo", "Bo (2)", "Bo (2) (2)"]
+
+
+def test_a_seat_option_given_as_a_number_is_read_as_that_seat(tmp_path: Path) -> None:
+    """Tao's opener and Kariki's first roller from a client's JSON: 0 is the first seat; a
+    seat the table lacks is refused by a message that says what is allowed."""
+    with running(tmp_path / "db.sqlite", games=None) as client:
+        for game, option in (("tao", "opener"), ("kariki", "first_roller")):
+            made = create(client, game, seats=3, options={option: 0}, listed=False)
+            info = client.get(f"/api/tables/{made['table_id']}").json()
+            assert info["options"][option] == "0"
+            r = client.post("/api/tables", json={"game": game, "seats": 3, "options": {option: 3}})
+            assert r.status_code == 400
+            other = "random" if game == "tao" else "roll-off"
+            expected = f"option {option!r} must be {other} or a seat from 0 to 2; got '3'"
+            assert r.json()["detail"] == expected
+            r = client.post("/api/tables", json={"game": game, "seats": 3, "options": {option: -1}})
+            assert r.status_code == 400 and "a seat number from 0 (the first seat)" in r.text

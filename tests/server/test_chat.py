@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from dicehall.server import chat
+from dicehall.server.tables import chat
+from dicehall.server.tables.chat import quick_messages
 from tests.server.helpers import (
     Conn,
     check_messages,
@@ -54,14 +55,14 @@ def test_a_message_reaches_everyone_at_the_table(tmp_path: Path) -> None:
             got = next_chat(conn)
             assert got["seat"] == 0 and got["name"] == "Player 1"
             assert got["text"] == "hello <b>Bob</b>"  # kept as text: the page never parses it
-        bob.ws.send_json({"type": "chat", "quick": "liar"})
-        assert [next_chat(c)["text"] for c in (ann, bob, watcher)] == ["liar!"] * 3
+        bob.ws.send_json({"type": "chat", "quick": "well-played"})
+        assert [next_chat(c)["text"] for c in (ann, bob, watcher)] == ["well played"] * 3
         watcher.ws.send_json({"type": "chat", "text": "go Bob", "name": "Zoe"})
         assert next_chat(bob)["name"] == "Zoe (watching)"
         history = client.get(f"/api/tables/{tid}/chat").json()["messages"]
         assert [(m["seat"], m["text"], m["quick"]) for m in history] == [
             (0, "hello <b>Bob</b>", None),
-            (1, "liar!", "liar"),
+            (1, "well played", "well-played"),
             (None, "go Bob", None),
         ]
 
@@ -141,7 +142,7 @@ def test_chat_frames_carry_no_secret(tmp_path: Path) -> None:
         for conn in conns:  # the rest of the talk is still on its way to some
             while sum(m["type"] == "chat" for m in conn.messages) < 3:
                 conn.read()
-    from dicehall.server.catalog import Catalog
+    from dicehall.server.tables.catalog import Catalog
 
     game = Catalog(TOY).make("duel", 2, transcript["options"])
     check_messages(conns, transcript, game, secret)
@@ -153,3 +154,25 @@ def test_chat_frames_carry_no_secret(tmp_path: Path) -> None:
         assert not SECRET_KEYS & set(frame["message"])
     welcomes = [m for c in conns for m in c.messages if m["type"] == "welcome"]
     assert all(m["chat"] == [] for m in welcomes)  # they came before anyone spoke
+
+
+def test_quick_messages_belong_to_their_game(tmp_path: Path) -> None:
+    """ "liar!" and "nice Kariki" are Kariki's; a table is offered its game's and everyone's,
+    in its welcome, and refuses another game's."""
+    assert list(quick_messages("kariki"))[:3] == ["liar", "believe", "nice-kariki"]
+    for game in ("tao", "tepiiku", "toplshteyner", "duel"):
+        assert "liar" not in quick_messages(game) and "nice-kariki" not in quick_messages(game)
+    with table_of_two(tmp_path / "db.sqlite") as (client, tid, ann, _bob, _watcher):
+        ann.ws.send_json({"type": "chat", "quick": "liar"})
+        assert "unknown quick message 'liar' at this table" in error_of(ann)
+        with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            welcome = ws.receive_json()
+            assert (
+                welcome["quick"]
+                == quick_messages("duel")
+                == {
+                    "good-luck": "good luck!",
+                    "well-played": "well played",
+                    "good-game": "good game",
+                }
+            )

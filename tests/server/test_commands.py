@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dicehall.server.commands import _RedactTokens, database_url
+from dicehall.server.http.commands import _RedactTokens
+from dicehall.server.ops.settings import database_url
 
 
 def test_database_url_makes_sqlite_folders(tmp_path: Path) -> None:
@@ -42,7 +43,7 @@ def test_server_logging_has_time_stamps_a_level_and_an_access_log_switch() -> No
     import logging
     import logging.config
 
-    from dicehall.server.commands import logging_config
+    from dicehall.server.http.commands import logging_config
 
     logging.config.dictConfig(logging_config("warning", access_log=False))
     written = io.StringIO()  # the test's own stream: nothing outlives the test

@@ -5,6 +5,7 @@ tables get a turn timer with a time bank (Kariki: K8's slash when it all runs ou
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,11 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicehall.games import game_ids
-from dicehall.server.hall import Hall
-from dicehall.server.limits import Limits
-from dicehall.server.live import LiveTable
-from dicehall.server.settings import DEFAULT_TURN_SECONDS
-from dicehall.server.timebank import TimeBanks
+from dicehall.server.ops.limits import Limits
+from dicehall.server.tables.hall import Hall
+from dicehall.server.tables.house_rules import DEFAULT_TURN_SECONDS
+from dicehall.server.tables.live import LiveTable
+from dicehall.server.tables.timebank import TimeBanks
 from tests.server.helpers import Conn, create, receive, running
 
 MINUTE = 60.0
@@ -46,10 +47,10 @@ def test_a_waiting_table_expires_and_leaves_the_lobby(tmp_path: Path) -> None:
         with client.websocket_connect(url) as ws:
             conn = Conn(ws, 0)
             conn.read_until("welcome")
-            assert in_loop(client, hall.expire, made + 29 * MINUTE) == []  # not yet
-            assert in_loop(client, hall.expire, made + 31 * MINUTE) == [waiting["table_id"]]
+            assert in_loop(client, hall.expire, made + 9 * MINUTE) == []  # not yet
+            assert in_loop(client, hall.expire, made + 11 * MINUTE) == [waiting["table_id"]]
             told = conn.read_until("notice")
-            assert told["kind"] == "closed" and "within 30 minutes" in told["text"]
+            assert told["kind"] == "closed" and "within 10 minutes" in told["text"]
         assert [t["table_id"] for t in client.get("/api/tables").json()] == [playing["table_id"]]
         assert client.get(f"/api/tables/{waiting['table_id']}").json()["status"] == "closed"
         joined = client.post(f"/api/tables/{waiting['table_id']}/join", json={})
@@ -60,12 +61,12 @@ def test_a_waiting_table_expires_and_leaves_the_lobby(tmp_path: Path) -> None:
 
 
 def test_expiry_frees_the_cap_on_waiting_tables(tmp_path: Path) -> None:
-    limits = Limits(1000, 1000, 1000, 1000, max_waiting_tables=3)
+    limits = replace(Limits.generous(), waiting_per_address=3)
     with running(tmp_path / "db.sqlite", limits=limits) as client:
         for _ in range(3):
             create(client, "duel")
         assert client.post("/api/tables", json={"game": "duel"}).status_code == 429
-        in_loop(client, hall_of(client).expire, time.time() + 31 * MINUTE)
+        in_loop(client, hall_of(client).expire, time.time() + 11 * MINUTE)
         assert client.post("/api/tables", json={"game": "duel"}).status_code == 200
 
 

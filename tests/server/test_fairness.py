@@ -13,9 +13,9 @@ import pytest
 
 from dicehall.core.chance import D6, derive_faces
 from dicehall.games import game_ids
-from dicehall.server.catalog import Catalog
-from dicehall.server.commands import verify
-from dicehall.server.fairness import verify_transcript
+from dicehall.server.http.commands import verify
+from dicehall.server.tables.catalog import Catalog
+from dicehall.server.tables.fairness import verify_transcript
 from tests.server.helpers import Conn, create, drive, running
 from tests.toy_game import GAMES
 
@@ -53,8 +53,11 @@ def test_seed_opens_the_commitment_and_gives_every_throw(finished: dict[str, Any
         "throws": len(throws),
         "error": None,
         "step": None,
-        "words": f"all {len(throws)} throws follow from the revealed seed",
+        "words": f"the dice were fair: all {len(throws)} throws follow from the seed the "
+        "server promised before the game",
+        "explained": report["explained"],
     }
+    assert set(report["explained"]) == {"promised", "checked", "secret"}
 
 
 def tampered(data: dict[str, Any], change: Any) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from starlette.testclient import WebSocketTestSession
 
-from dicehall.server.config import ServerConfig
+from dicehall.server.ops.settings import ServerConfig
 from tests.server.helpers import Conn, create, drive, receive, running
 
 # a short busy timeout and quick retries; a bot's move is given up on within a second

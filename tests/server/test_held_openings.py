@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from dicehall.server import live
-from dicehall.server.catalog import Catalog
-from dicehall.server.config import ServerConfig
-from dicehall.server.hall import Hall
-from dicehall.server.store import Store
+from dicehall.server.ops.settings import ServerConfig
+from dicehall.server.tables import live
+from dicehall.server.tables.catalog import Catalog
+from dicehall.server.tables.hall import Hall
+from dicehall.server.tables.store import Store
 from tests.aio import run
 
 
@@ -59,3 +59,32 @@ def test_openings_ride_with_the_next_update_or_go_alone_after_the_hold(
     assert [m["type"] for m in seat0.got] == ["update"]  # nothing of its own came later
     assert seat1.got[-1] == {"type": "openings", "openings": [{"throw": 2}]}
     assert [o["throw"] for o in watcher.got[0]["openings"]] == [0] and len(watcher.got) == 1
+
+
+def test_openings_found_after_the_end_go_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No update follows the end to carry them: the tracker's last openings are not held."""
+    monkeypatch.setattr(live, "OPENINGS_HOLD_SECONDS", 3600.0)
+    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+
+    async def play() -> tuple[list[Listener], bool]:
+        hall = Hall(store, Catalog(), config=ServerConfig(compute_in_processes=False))
+        table, _, _ = await hall.create("kariki", 2, {}, {}, None, None, 0, fairness="seed")
+        await hall.join(table, "", None)
+        listeners = [Listener(0), Listener(1), Listener(None)]
+        table.listeners.update(listeners)
+        table.record.status = live.OVER
+        table._send_openings({None: [{"throw": 0}], 1: [{"throw": 3}]})
+        timer = table._held_timer is not None or bool(table._held)
+        hall.tracker.close()
+        return listeners, timer
+
+    try:
+        (seat0, seat1, watcher), held = run(play())
+    finally:
+        store.close()
+    assert not held
+    assert seat0.got == [{"type": "openings", "openings": [{"throw": 0}]}]
+    assert seat1.got == [{"type": "openings", "openings": [{"throw": 0}, {"throw": 3}]}]
+    assert watcher.got == [{"type": "openings", "openings": [{"throw": 0}]}]

@@ -13,9 +13,9 @@ from sqlalchemy import select
 from dicehall.core.game import Result
 from dicehall.games import game_ids, make_game
 from dicehall.ratings import RatingBook
-from dicehall.server.config import ServerConfig
-from dicehall.server.ladder import lineup
-from dicehall.server.results import game_results
+from dicehall.server.ops.settings import ServerConfig
+from dicehall.server.people.results import game_results
+from dicehall.server.tables.ladder import lineup
 from tests.server.databases import CHEAP, db_url
 from tests.server.helpers import running
 

@@ -17,10 +17,10 @@ from sqlalchemy import Table, create_engine, func, select, text
 from sqlalchemy.engine import Engine
 
 from dicehall.server import migrations
-from dicehall.server.chat import chat_messages
-from dicehall.server.schema import metadata
-from dicehall.server.settings import table_settings
-from dicehall.server.store import Store, steps, tables
+from dicehall.server.migrations.schema import metadata
+from dicehall.server.tables.chat import chat_messages
+from dicehall.server.tables.house_rules import table_settings
+from dicehall.server.tables.store import Store, steps, tables
 from tests.server.databases import CHEAP, db_url
 from tests.server.helpers import Conn, drive, running
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from dicehall.core.game import Game
-from dicehall.server.catalog import Catalog
+from dicehall.server.tables.catalog import Catalog
 from tests.server.helpers import CASES, create, receive, running
 from tests.toy_game import GAMES as TOY
 

@@ -1,4 +1,4 @@
-"""Health, readiness and metrics of one server process (server/ops.py)."""
+"""Health, readiness and metrics of one server process (server/http/health.py)."""
 
 from __future__ import annotations
 

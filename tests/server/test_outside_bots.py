@@ -15,8 +15,8 @@ from sqlalchemy import create_engine
 from typer.testing import CliRunner
 
 from dicehall.cli import app as cli
-from dicehall.server.config import ServerConfig
-from dicehall.server.outside_bots import BotTokens
+from dicehall.server.ops.settings import ServerConfig
+from dicehall.server.tables.outside_bots import BotTokens
 from tests.server.helpers import Conn, create, drive, example, running
 
 

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from dicehall.core.game import Game
-from dicehall.server.catalog import Catalog
-from dicehall.server.live import LiveTable
+from dicehall.server.tables import house_rules
+from dicehall.server.tables.catalog import Catalog
+from dicehall.server.tables.live import LiveTable
 from tests.server.helpers import (
     CASES,
     Conn,
@@ -50,8 +51,9 @@ def test_simultaneous_choice_asks_every_bot(tmp_path: Path) -> None:
             assert [e["action"]["type"] for e in m["legal"]] == ["fold", "stay"]
 
 
-def test_turn_timer_acts_for_a_silent_seat(tmp_path: Path) -> None:
+def test_turn_timer_acts_for_a_silent_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A seat that never acts is timed out (the game's safe default: fold) and the game ends."""
+    monkeypatch.setattr(house_rules, "MIN_TURN_SECONDS", 0.05)
     with running(tmp_path / "db.sqlite") as client:
         table = create(client, "duel", bots={1: "random"}, turn_seconds=0.1)
         tid = table["table_id"]

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from dicehall.core.game import Game
-from dicehall.server.store import DatabaseInUse, Store
+from dicehall.server.tables.store import DatabaseInUse, Store
 from tests.server.databases import wipe
 from tests.server.helpers import CASES, Conn, create, drive, receive, running
 from tests.server.scenarios import (

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from dicehall.server import lobby_ratings
+from dicehall.server.people import lobby_ratings
 from tests.server.helpers import create, receive, running
-from tests.server.test_accounts import play_out, register, server
+from tests.server.rated import as_, game_of, named
+from tests.server.test_accounts import server
 
 
 def test_quickmatch_opens_then_fills_a_table(tmp_path: Path) -> None:
@@ -89,8 +90,8 @@ def test_the_lobby_says_who_sits_and_how_long_since_the_last_move(tmp_path: Path
 def test_the_lobby_shows_each_sitters_rating_from_one_cached_query(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A rated player's and a bot's shown rating (mu - 3 sigma, as on their pages) beside
-    their names; none for a guest or a seat not yet rated; polls are answered from the
+    """A rated player's shown rating (mu - 3 sigma, as on their pages) beside their name;
+    none for a guest or a free seat; polls are answered from the
     cache, and a stored result is read again at the next poll."""
     reads: list[int] = []
     read = lobby_ratings.read_ratings
@@ -109,19 +110,24 @@ def test_the_lobby_shows_each_sitters_rating_from_one_cached_query(
         def ordinal(name: str) -> float:
             page = client.get(f"/api/players/{name}").json()
             (rating,) = page["ratings"]
-            value: float = rating["ordinal"]
+            value: float = rating["shown"]  # as on the players' pages: 1500-centred
             return value
 
-        register(client, "Lou")
-        play_out(client, create(client, "duel", bots={1: "random"}, rated=True))
-        table = create(client, "duel", seats=3, bots={1: "random", 2: "random"}, rated=True)
+        lou, mia = named(client, "Lou"), named(client, "Mia")
+        game_of(client, [lou, mia], seed=1)
+        as_(client, lou)
+        table = create(client, "duel", seats=3, rated=True)
         tid = table["table_id"]
-        assert shown(tid) == [ordinal("Lou"), ordinal("random"), None]  # "random 2": unrated
+        as_(client, mia)
+        assert client.post(f"/api/tables/{tid}/join", json={}).status_code == 200
+        assert shown(tid) == [ordinal("Lou"), ordinal("Mia"), None]  # a free seat: none
         assert shown(tid) == shown(tid) and len(reads) == 1  # polls use the cache
-        play_out(client, table)
-        assert client.get(f"/api/tables/{tid}/record").json()["rated"]  # recorded by now
-        client.cookies.clear()  # a guest's table, as the first seat
-        guest = create(client, "duel", seats=3, bots={1: "random", 2: "random"})
+        before = ordinal("Lou")
+        game_of(client, [lou, mia], seed=2)
+        as_(client, None)  # a guest's table, as the first seat, and Lou joins it
+        guest = create(client, "duel", seats=3)
         tid = guest["table_id"]
-        assert shown(tid) == [None, ordinal("random"), ordinal("random 2")]
+        as_(client, lou)
+        assert client.post(f"/api/tables/{tid}/join", json={}).status_code == 200
+        assert shown(tid) == [None, ordinal("Lou"), None] and ordinal("Lou") != before
         assert len(reads) == 2  # the new result emptied the cache: read once more

@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dicehall.games import game_ids
-from dicehall.server.catalog import Catalog
-from dicehall.server.replay import frames
+from dicehall.server.tables.catalog import Catalog
+from dicehall.server.tables.replay import frames
 from tests.server.helpers import (
     Conn,
     Frames,

@@ -44,7 +44,7 @@ def test_a_table_whose_game_is_gone_does_not_stop_the_others(tmp_path: Path) -> 
     db = tmp_path / "db.sqlite"
     with running(db) as client:
         kept = create(client, "duel", bots={1: "random"})
-    from dicehall.server.store import Store, TableRecord
+    from dicehall.server.tables.store import Store, TableRecord
 
     store = Store(f"sqlite:///{db}")
     record = store.get(kept["table_id"])

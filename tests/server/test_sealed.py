@@ -14,9 +14,9 @@ import pytest
 
 from dicehall.core.commitments import chain_commit, chain_value
 from dicehall.core.shown import shown_throws
-from dicehall.server import live
-from dicehall.server.catalog import Catalog
-from dicehall.server.store import Store
+from dicehall.server.tables import live
+from dicehall.server.tables.catalog import Catalog
+from dicehall.server.tables.store import Store
 from tests.server.databases import as_before_migrations
 from tests.server.helpers import (
     Conn,
@@ -80,7 +80,9 @@ def test_the_seats_entropy_goes_into_the_dice_and_every_seat_proves_its_own(
     for seat, own in enumerate(mine):
         hidden = [k for k, to in enumerate(shown.shown) if seat in to and None not in to]
         assert own["ok"] and own["your_throws"] == len(hidden), (seat, own)
-        assert f"your {own['your_throws']} hidden throws check" in own["words"]
+        n = own["your_throws"]
+        yours = "so is your own hidden throw" if n == 1 else f"so are your own {n} hidden"
+        assert not n or yours in own["words"]
     rounds = [s["entropy"] for s in secret.steps if "entropy" in s]
     assert rounds[0]["values"][:2] == [chain_value(X0, 0).hex(), chain_value(X1, 0).hex()]
     assert secret.steps.index({"entropy": rounds[0]}) < next(
@@ -98,7 +100,7 @@ def test_a_seat_that_withholds_its_value_is_thrown_for_without_it(
         report = client.get(f"/api/tables/{tid}/verify").json()
     assert report["ok"], report
     assert report["withheld"] == [0, 1] and report["entropy_from"] == [2, 3]
-    assert "withheld their entropy" in report["words"]
+    assert "promised numbers but never revealed them" in report["explained"]["promised"]
 
 
 def test_bad_entropy_gets_an_error_and_changes_nothing(tmp_path: Path) -> None:
@@ -156,7 +158,7 @@ def test_the_seed_mode_stays_a_table_option(tmp_path: Path) -> None:
         bad = client.post("/api/tables", json={"game": "duel", "fairness": "open"})
     assert summary["fairness"] == "seed" and summary["seed"] == transcript["seed"]
     assert conn.over is not None and conn.over["seed"] == transcript["seed"]
-    assert report["ok"] and report["words"].endswith("follow from the revealed seed")
+    assert report["ok"] and report["words"].endswith("the seed the server promised before the game")
     assert bad.status_code == 422
 
 

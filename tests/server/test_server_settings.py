@@ -13,10 +13,15 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from dicehall.cli import app as cli
-from dicehall.server import commands
-from dicehall.server.config import ServerConfig
-from dicehall.server.limits import Limits
-from dicehall.server.server_settings import ServerSettings, SettingsError, load_settings, section
+from dicehall.server.http import commands
+from dicehall.server.ops.limits import Limits
+from dicehall.server.ops.settings import (
+    ServerConfig,
+    ServerSettings,
+    SettingsError,
+    load_settings,
+    section,
+)
 
 SECTIONS = [Limits, ServerConfig]
 """The server's dataclasses of knobs; each field must be a setting of the same name."""
@@ -144,6 +149,6 @@ def test_serve_help_lists_every_setting() -> None:
 
 
 def test_docs_list_every_setting() -> None:
-    doc = (Path(__file__).parents[2] / "docs" / "server.md").read_text()
+    doc = (Path(__file__).parents[2] / "docs" / "operators" / "settings.md").read_text()
     for name in ServerSettings.model_fields:
-        assert f"`DICEHALL_{name.upper()}`" in doc, f"docs/server.md does not list {name}"
+        assert f"`DICEHALL_{name.upper()}`" in doc, f"the settings page does not list {name}"

@@ -16,8 +16,8 @@ from typing import cast
 
 from starlette.websockets import WebSocket
 
-from dicehall.server.limits import TokenBucket
-from dicehall.server.sockets import MAX_QUEUED, Connection
+from dicehall.server.http.sockets import MAX_QUEUED, Connection
+from dicehall.server.ops.limits import TokenBucket
 from tests.aio import run
 
 

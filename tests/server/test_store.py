@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from dicehall.server import loop_writes
-from dicehall.server.store import StorageError, Store, TableRecord
+from dicehall.server.tables import loop_writes
+from dicehall.server.tables.store import StorageError, Store, TableRecord
 from tests.aio import run
 
 

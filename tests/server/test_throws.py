@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import WebSocketTestSession
 
 from dicehall.games import game_ids
-from dicehall.server.config import ServerConfig
+from dicehall.server.ops.settings import ServerConfig
 from tests.server.helpers import create, receive, running
 from tests.server.test_moves import answers, seated, until
 

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from dicehall.server.tracking import Tracker
+from dicehall.server.tables.tracking import Tracker
 from tests.sealed_play import sealed_game
 
 GAMES = ["kariki", "tepiiku", "toplshteyner", pytest.param("tao", marks=pytest.mark.slow)]

@@ -1,5 +1,5 @@
 """Start-up does the once-only work that would otherwise stall the event loop at the
-first request (server/warmup.py): the routes are built, and the games' labels imported."""
+first request (server/http/warmup.py): the routes are built, and the games' labels imported."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from tests.server.helpers import create, running
 LABELS_IMPORT_NOTHING = """
 import random, sys
 from dicehall.core.chance import random_faces
-from dicehall.server.catalog import Catalog
-from dicehall.server.warmup import warm_games
+from dicehall.server.tables.catalog import Catalog
+from dicehall.server.http.warmup import warm_games
 
 catalog = Catalog()
 warm_games(catalog)

@@ -13,7 +13,7 @@ import pytest
 
 SERVER = """
 import asyncio, os
-from dicehall.server.workers import Pool
+from dicehall.server.ops.workers import Pool
 
 async def main() -> None:
     pool = Pool("odds and advice", 1, 4, processes=True)

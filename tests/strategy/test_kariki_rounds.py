@@ -19,10 +19,10 @@ import pytest
 from dicehall.core import RandomDice, State, Table
 from dicehall.core.bots import RandomBot
 from dicehall.games import make_game
-from dicehall.games.kariki.rounds import RoundModel, Score, infoset_key, subgame_of
-from dicehall.games.kariki.solver import Backward, Policies, start_value
-from dicehall.games.kariki.solver_bot import SolverBot
-from dicehall.games.kariki.strategies import strategy_for
+from dicehall.games.kariki.solver.bot import SolverBot
+from dicehall.games.kariki.solver.model import RoundModel, Score, infoset_key, subgame_of
+from dicehall.games.kariki.solver.solve import Backward, Policies, start_value
+from dicehall.games.kariki.solver.stored import strategy_for
 from dicehall.strategy.passes import Passes
 
 POO = Score((4, 4), (0, 0), (False, False))

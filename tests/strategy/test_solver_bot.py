@@ -11,15 +11,19 @@ from hypothesis import strategies as st
 
 from dicehall.core import RandomDice, Table, make_bots
 from dicehall.games import make_game
-from dicehall.games.kariki import opening, solver_bot
-from dicehall.games.kariki.rounds import ZERO
 from dicehall.games.kariki.rules import RANK_NAMES
-from dicehall.games.kariki.solver_bot import SolverBot
-from dicehall.games.kariki.strategies import strategy_for
+from dicehall.games.kariki.solver import bot as solver_bot
+from dicehall.games.kariki.solver import opening
+from dicehall.games.kariki.solver.bot import SolverBot
+from dicehall.games.kariki.solver.model import ZERO
+from dicehall.games.kariki.solver.stored import strategy_for
 
 
-def test_solver_is_listed_first() -> None:
-    assert list(make_game("kariki").bots()) == ["solver", "heuristic", "random"]
+def test_the_strongest_is_listed_first_for_the_seat_count() -> None:
+    assert list(make_game("kariki", 2).bots()) == ["solver", "table", "heuristic", "random"]
+    assert list(make_game("kariki", 3).bots()) == ["table", "solver", "heuristic", "random"]
+    # from five seats the table bot loses duels to the heuristic (docs/researchers/kariki.md)
+    assert list(make_game("kariki", 5).bots()) == ["solver", "heuristic", "table", "random"]
 
 
 @settings(max_examples=6, deadline=None)

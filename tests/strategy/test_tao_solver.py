@@ -1,7 +1,7 @@
 """The two-seat Tao Dice solver against brute force: the engine's own tree of a small match.
 
 The solver works in vector form on a model of the betting round
-(`games/tao/rounds.py`). Here the same rounds are built the slow way, by
+(`games/tao/solver/model.py`). Here the same rounds are built the slow way, by
 `strategy.tree.build_tree` walking the real rules (`rules.py`) through the
 core API, with perfect recall (each seat remembers every sum it threw), for
 a two-stone match (one black and one white stone each) played with small
@@ -23,16 +23,16 @@ import pytest
 
 from dicehall.core import Faces, State
 from dicehall.core.chance import Throw
-from dicehall.games.tao import solver
-from dicehall.games.tao.rounds import (
+from dicehall.games.tao.rules import ANTE, ONE_D12, OVER, THROW, TWO_D6, TaoDice, TaoState
+from dicehall.games.tao.solver import solve as solve_module
+from dicehall.games.tao.solver.model import (
     Dice,
     Positions,
     betting_start,
     locate,
     slot_of,
 )
-from dicehall.games.tao.rules import ANTE, ONE_D12, OVER, THROW, TWO_D6, TaoDice, TaoState
-from dicehall.games.tao.solver import (
+from dicehall.games.tao.solver.solve import (
     CFRState,
     Model,
     Policy,
@@ -212,7 +212,7 @@ def test_cfr_passes_in_worker_processes_give_the_same_numbers(
 ) -> None:
     """The chunks shared out among two processes: the very numbers of one process."""
     m = model()
-    monkeypatch.setattr(solver, "CHUNK", max(1, len(m) // 3))
+    monkeypatch.setattr(solve_module, "CHUNK", max(1, len(m) // 3))
     assert len(list(m.chunks())) >= 3
     one, two = (
         solve(
@@ -243,8 +243,8 @@ def test_the_heuristics_policy_is_what_it_chooses_on_the_engines_views() -> None
     """`bot_policy` asks the heuristic through stand-in views; the real views agree."""
     import random
 
-    from dicehall.games.tao.bot_policies import bot_policy
     from dicehall.games.tao.bots import HeuristicBot
+    from dicehall.games.tao.solver.bot_policies import bot_policy
 
     m = model()
     game = SmallTao(2, {"opener": "0", "length": "single"})

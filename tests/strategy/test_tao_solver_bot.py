@@ -22,12 +22,12 @@ from hypothesis import strategies as st
 from dicehall.core import RandomDice, Table, make_bots
 from dicehall.core.game import State
 from dicehall.games import make_game
-from dicehall.games.tao import solver_advice, stored_file, strategies
-from dicehall.games.tao.rounds import N_GO_ON, locate
-from dicehall.games.tao.solver import Model, ante_equilibrium, stone_shares
-from dicehall.games.tao.solver_bot import SolverBot
-from dicehall.games.tao.solver_chances import positions
-from dicehall.games.tao.strategies import Strategy
+from dicehall.games.tao.solver import advice, stored
+from dicehall.games.tao.solver.bot import SolverBot
+from dicehall.games.tao.solver.model import N_GO_ON, locate
+from dicehall.games.tao.solver.policy import positions
+from dicehall.games.tao.solver.solve import Model, ante_equilibrium, stone_shares
+from dicehall.games.tao.solver.stored import Strategy
 
 
 @cache
@@ -46,12 +46,12 @@ def stand_in() -> Strategy:
 @contextmanager
 def using(strategy: Strategy) -> Iterator[None]:
     """The bot finds this strategy stored (Hypothesis tests cannot take function fixtures)."""
-    saved = strategies.stored
-    strategies.stored = lambda: strategy
+    saved = stored.stored
+    stored.stored = lambda: strategy
     try:
         yield
     finally:
-        strategies.stored = saved
+        stored.stored = saved
 
 
 @pytest.fixture
@@ -60,9 +60,9 @@ def solved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Strategy:
     exists (`dicehall odds tao` looks for the file first, to say "not solved" without NumPy)."""
     strategy = stand_in()
     monkeypatch.setenv("DICEHALL_STRATEGIES", str(tmp_path))
-    stored_file.path().write_bytes(b"a stand-in: the readers are replaced")
-    monkeypatch.setattr(strategies, "stored", lambda: strategy)
-    monkeypatch.setattr(solver_advice, "stored", lambda: strategy)
+    stored.path().write_bytes(b"a stand-in: the readers are replaced")
+    monkeypatch.setattr(stored, "stored", lambda: strategy)
+    monkeypatch.setattr(advice, "stored", lambda: strategy)
     return strategy
 
 
@@ -119,7 +119,7 @@ def test_C6_solver_decides_from_its_view_alone(seed: int) -> None:
 def test_without_a_stored_strategy_the_solver_plays_as_the_heuristic(
     tmp_path: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(strategies, "stored", lambda: None)
+    monkeypatch.setattr(stored, "stored", lambda: None)
     game = make_game("tao", 2)
 
     def play(names: list[str]) -> list[object]:
@@ -221,7 +221,7 @@ def test_C6_the_bet_reader_at_more_seats_decides_from_its_view_alone(seed: int, 
 
 
 def test_the_bets_say_a_first_raiser_holds_strong_dice_and_a_white_payer_threw_again() -> None:
-    from dicehall.games.tao.reading import PRIOR, SUMS, hands
+    from dicehall.games.tao.solver.reading import PRIOR, SUMS, hands
 
     game = make_game("tao", 3, {"opener": "0"})
     state = game.new_state()
@@ -247,7 +247,7 @@ def test_the_shared_reading_of_the_bets_is_a_fresh_reading_at_every_decision(sea
     """The bots of a table go on from one reading of the round's bets (`Reading.of`): at
     every decision it gives each other player's weights exactly as reading the round
     again from its first bet does, and so the same choice."""
-    from dicehall.games.tao.reading import Reading, hands
+    from dicehall.games.tao.solver.reading import Reading, hands
 
     game = make_game("tao", seats, {"length": "single"})
     table = Table(game, RandomDice(seats), record=False)
@@ -273,7 +273,7 @@ def test_the_readers_equity_table_is_the_equity_bettors_own_equities() -> None:
     """All eleven 2d6 sums at once (the batch's whole-number arrays) equal `bots.equities`
     asked sum by sum, to the last bit, in both stages, against known and unknown d12s."""
     from dicehall.games.tao.bots import equities
-    from dicehall.games.tao.reading import SUMS, equity_table
+    from dicehall.games.tao.solver.reading import SUMS, equity_table
 
     rng = random.Random(5)
     for _ in range(60):

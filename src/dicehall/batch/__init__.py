@@ -29,11 +29,13 @@ SIMULATORS = {
 }
 """Each supported game's batch simulator, imported when first used."""
 SUPPORTED = tuple(SIMULATORS)
+"""The games `play` accepts, so `dicehall sim --batch` can refuse the others by name."""
 POLICIES = dict.fromkeys(SIMULATORS, BOTS)
 """The bots each game's batch can play."""
 
 
 def policies(game_id: str) -> tuple[str, ...]:
+    """The bots a game's batch can play (random alone for a game it does not know)."""
     return POLICIES.get(game_id, ("random",))
 
 

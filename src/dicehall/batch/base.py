@@ -60,6 +60,10 @@ class Batch:
         self.events = {name: np.zeros(games, dtype=np.int64) for name in self.event_names}
         self.contenders = np.ones((games, self.n), dtype=bool)
 
+    def handlers(self) -> dict[int, Handler]:
+        """Each phase's handler: one step in every game given to it that is in that phase."""
+        raise NotImplementedError
+
     def _play(self, handlers: Mapping[int, Handler]) -> None:
         """Each pass, every game takes one step, in the phase it was in when the pass began."""
         while True:

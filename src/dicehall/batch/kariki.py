@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from dicehall.batch.base import Batch, Bools, Ints
+from dicehall.batch.base import Batch, Bools, Handler, Ints
 from dicehall.batch.result import BatchResult
 from dicehall.core.errors import OptionError
 from dicehall.core.game import Game
@@ -81,7 +81,10 @@ RESEARCH_DEFAULTS: dict[str, object] = {
     "first_roller": "roll-off",
     "throws": 0,
 }
-"""The research variants (docs/agents.md), which the batch does not play, at their defaults."""
+"""The research variants, which the batch does not play, at their defaults.
+
+See docs/researchers/environments.md.
+"""
 KEY = 7
 """A pull as the heuristic tells pulls apart: dice, thrower, claim, previous claim, puller,
 the berry's receiver (the engine's `last_shown`, whose values the bot compares)."""
@@ -149,18 +152,19 @@ class KarikiBatch(Batch):
 
     # --- playing -----------------------------------------------------------------
 
+    def handlers(self) -> dict[int, Handler]:
+        return {
+            ROLL_OFF: self._roll_off,
+            DIRECTION: self._direction,
+            THROW: self._throw,
+            CLAIM: self._claim,
+            RESPOND: self._respond,
+            EMERGENCY: self._emergency,
+        }
+
     def run(self) -> BatchResult:
         """Play every game to the end."""
-        self._play(
-            {
-                ROLL_OFF: self._roll_off,
-                DIRECTION: self._direction,
-                THROW: self._throw,
-                CLAIM: self._claim,
-                RESPOND: self._respond,
-                EMERGENCY: self._emergency,
-            }
-        )
+        self._play(self.handlers())
         self.events["berry"] = np.sum(
             [self.events[f"berry {why}"] for why in BERRY_REASONS], axis=0
         )

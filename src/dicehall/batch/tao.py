@@ -1,7 +1,9 @@
 """Tao Dice in batches: N games advanced in lockstep with NumPy, random or heuristic play.
 
 A second implementation of `dicehall.games.tao.rules` (D1-D12, every game
-length and opener), kept as close to it as arrays allow, for speed only;
+length and opener; not the research variants `tiebreaks`, `hidden_faces`,
+`shown_faces`, `black_stones` and `white_stones`, which it refuses), kept
+as close to it as arrays allow, for speed only;
 `tests/batch/` checks statistically that it plays the engine's game. Each
 pass plays a whole round in every game still running (ante, throw, two
 stages of betting with their rerolls, showdown), its steps counted as the
@@ -30,16 +32,24 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from dicehall.batch.base import Batch, Bools, Ints
+from dicehall.batch.base import Batch, Bools, Handler, Ints
 from dicehall.batch.result import BatchResult
+from dicehall.core.errors import OptionError
 from dicehall.core.game import Game
 from dicehall.games.tao.bots import RAISE_MARGIN
-from dicehall.games.tao.odds import totals
+from dicehall.games.tao.rules import NO_LIMIT, RESEARCH_DICE, RESEARCH_STONES
+from dicehall.games.tao.solver.equity import equity
 
+Floats = NDArray[np.float64]
 OPENER, ROUND, OVER = range(3)
 """Before the first player is known, a round to play, the game over."""
 START_BLACK = 4
 START_WHITE = 2
+RESEARCH_DEFAULTS: dict[str, object] = {"tiebreaks": NO_LIMIT, **RESEARCH_DICE, **RESEARCH_STONES}
+"""The research variants the batch does not play, at their defaults (it plays length=round).
+
+See docs/researchers/environments.md.
+"""
 
 EVENTS = (
     "first",
@@ -65,36 +75,6 @@ EVENTS = (
 call with a white stone, D5; "gratis": a call with no stones to pay, D4)."""
 
 
-def _ways(two_d6: int, d12: int) -> list[int]:
-    """The outcomes of each total for a player whose 2d6 sum and d12 are known (0: not)."""
-    return list(totals(two_d6 or None, d12 or None).ways)
-
-
-WAYS = np.array([[_ways(two, d12) for d12 in range(13)] for two in range(13)], dtype=np.int64)
-"""WAYS[two_d6, d12, t]: outcomes giving total t (0: that part not known), as in odds.py."""
-BELOW = np.cumsum(WAYS, axis=2) - WAYS
-"""BELOW[two_d6, d12, t]: outcomes with a total under t."""
-UPTO = np.cumsum(WAYS, axis=2)
-"""UPTO[two_d6, d12, t]: outcomes with a total of t or less."""
-SIZE = WAYS.sum(axis=2)
-
-
-def equity(two_d6: Ints, d12: Ints, opponents: Bools, their_d12: Ints) -> NDArray[np.float64]:
-    """`odds.equity` for many seats at once: the share of the pot expected by a seat whose
-    2d6 sum and d12 are `two_d6`, `d12` (0: not known), against the `opponents` (a mask
-    over the seats) whose d12 are `their_d12` (0: not known). Whole numbers of outcomes,
-    then the engine's float arithmetic, so each value equals the bot's to the last bit."""
-    known = np.where(opponents, their_d12, 0)
-    below = np.where(opponents[..., None], BELOW[0, known], 1).prod(axis=-2)
-    upto = np.where(opponents[..., None], UPTO[0, known], 1).prod(axis=-2)
-    own = WAYS[two_d6, d12]
-    win = (own * below).sum(axis=-1)
-    tie = (own * upto).sum(axis=-1) - win
-    size = SIZE[two_d6, d12] * np.where(opponents, SIZE[0, known], 1).prod(axis=-1)
-    share: NDArray[np.float64] = (win + tie / 2) / size
-    return share
-
-
 class TaoBatch(Batch):
     """`games` games of one configured Tao Dice; seat s played by `bots[s % len(bots)]`."""
 
@@ -109,6 +89,17 @@ class TaoBatch(Batch):
         bots: Sequence[str] = ("random",),
     ) -> None:
         super().__init__(game, games, seed, bots)
+        varied = [
+            f"{k}={game.options[k]}"
+            for k, off in RESEARCH_DEFAULTS.items()
+            if game.options[k] != off
+        ]
+        if varied:
+            raise OptionError(
+                f"batch play of tao (and the vector environment) plays no research variant but "
+                f"length=round; got {', '.join(varied)}: leave out --batch, or use the single "
+                "environment"
+            )
         n, size = self.n, self.size
         self.length = str(game.options["length"])
         opener = str(game.options["opener"])
@@ -134,9 +125,12 @@ class TaoBatch(Batch):
             self.first_player[:] = int(opener)
             self._start_match(np.arange(size))
 
+    def handlers(self) -> dict[int, Handler]:
+        return {OPENER: self._opener, ROUND: self._round}
+
     def run(self) -> BatchResult:
         """Play every game to the end; net: each seat's stones at the end minus its six."""
-        self._play({OPENER: self._opener, ROUND: self._round})
+        self._play(self.handlers())
         net = self.black + self.white - START_BLACK - START_WHITE
         return BatchResult(self.game, self.steps, self.winner, net, "stones", dict(self.events))
 
@@ -233,7 +227,8 @@ class TaoBatch(Batch):
         calls = others & ~folds
         white = np.where(raiser, low + opening - 1, np.where(calls, low + reply, 0))
         bets = raiser | calls
-        self._pay(g, order, np.where(bets, pay - white, 0), white)
+        black = np.where(bets, pay - white, 0)
+        self._pay(g, order, black, white)
         white_bets = bets & (white > 0)
         self.must_reroll[cells] = white_bets  # D5: one reroll, however many white stones
         self.in_round[cells] = playing & ~folds  # D7: the stones stay in the pot
@@ -247,10 +242,26 @@ class TaoBatch(Batch):
             ("gratis", calls & (pay == 0)),
         ):
             self.events[name][g] += happened.sum(axis=1)
+        self._betted(g, stage, order, playing & ~bets & ~folds, raiser, calls, folds, black, white)
         alone = raised & (folds.sum(axis=1) == others.sum(axis=1))
         self._take_pot(g[alone], order[rows[alone, 0], first[alone]])
         left: Ints = g[~alone]
         return left
+
+    def _betted(
+        self,
+        g: Ints,
+        stage: int,
+        order: Ints,
+        passes: Bools,
+        raiser: Bools,
+        calls: Bools,
+        folds: Bools,
+        black: Ints,
+        white: Ints,
+    ) -> None:
+        """A stage's betting is done: `order` its seats (games x positions), each seat's
+        last bet by position, the stones each paid. Nothing to keep here."""
 
     # --- the heuristic bot -------------------------------------------------------------
 
@@ -289,9 +300,7 @@ class TaoBatch(Batch):
         opponents = playing & (np.arange(self.n) != seat[:, None])
         keep, reroll = self._equities(g[rows], stage, seat, opponents, np.zeros_like(opponents))
         lo, hi = low[rows, col], high[rows, col]
-        best = np.where(hi > 0, np.maximum(keep, reroll), keep)
-        raises = (best * (opponents.sum(axis=1) + 1) > RAISE_MARGIN) & (pay[rows, col] > 0)
-        white = _white(reroll > keep, lo, hi)
+        raises, white = opens(keep, reroll, opponents.sum(axis=1) + 1, pay[rows, col], lo, hi)
         chosen = opening.copy()
         chosen[rows, col] = np.where(raises, 1 + white - lo, 0)
         return chosen
@@ -330,9 +339,7 @@ class TaoBatch(Batch):
                 a = np.flatnonzero(ask)
                 opponents = seats_in[a] & (np.arange(n) != seat[a, None])
                 keep, reroll = self._equities(g[a], stage, seat[a], opponents, rerolling[a])
-                best = np.where(hi[a] > 0, np.maximum(keep, reroll), keep)
-                calls = (cost[a] == 0) | (best * (pot[a] + cost[a]) >= cost[a])
-                white = _white(reroll > keep, lo[a], hi[a])
+                calls, white = replies(keep, reroll, pot[a], cost[a], lo[a], hi[a])
                 reply[a, col[a]] = np.where(calls, white - lo[a], hi[a] - lo[a] + 1)
             called = acts & (reply[rows, col] <= hi - lo)
             pot += np.where(called, cost, 0)
@@ -455,6 +462,26 @@ class TaoBatch(Batch):
         self.winner[g[won]] = seat[won]
         self.phase[g[won]] = OVER
         self._start_match(g[~won])
+
+
+def opens(
+    keep: Floats, reroll: Floats, players: Ints, pay: Ints, low: Ints, high: Ints
+) -> tuple[Bools, Ints]:
+    """`HeuristicBot`'s opening choice: whether it raises, and with how many white, given
+    its equities keeping and rerolling, the players in and what a raise costs."""
+    best = np.where(high > 0, np.maximum(keep, reroll), keep)
+    raises: Bools = (best * players > RAISE_MARGIN) & (pay > 0)
+    return raises, _white(reroll > keep, low, high)
+
+
+def replies(
+    keep: Floats, reroll: Floats, pot: Ints, cost: Ints, low: Ints, high: Ints
+) -> tuple[Bools, Ints]:
+    """`HeuristicBot`'s reply to a raise: whether it calls (free, or worth its share of
+    the pot), and with how many white."""
+    best = np.where(high > 0, np.maximum(keep, reroll), keep)
+    calls: Bools = (cost == 0) | (best * (pot + cost) >= cost)
+    return calls, _white(reroll > keep, low, high)
 
 
 def _white(reroll: Bools, low: Ints, high: Ints) -> Ints:

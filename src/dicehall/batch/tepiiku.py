@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from dicehall.batch.base import Batch, Bools, Ints
+from dicehall.batch.base import Batch, Bools, Handler, Ints
 from dicehall.batch.result import BatchResult
 from dicehall.core import diskcache
 from dicehall.core.game import Game
@@ -82,11 +82,14 @@ class TepiikuBatch(Batch):
         self.forced = np.zeros(size, dtype=np.int64)
         self._start_round(np.arange(size))
 
+    def handlers(self) -> dict[int, Handler]:
+        return {BET: self._bet, TIES: self._ties, FISH: self._fish_step, FORCED: self._forced}
+
     def run(self) -> BatchResult:
         """Play every game to the end; T4: of the two with coins, more coins wins."""
         smart = bool(self.heuristic.any())
         known = _load_tables() if smart else 0
-        self._play({BET: self._bet, TIES: self._ties, FISH: self._fish_step, FORCED: self._forced})
+        self._play(self.handlers())
         if smart and len(PLACES) + len(FISH_COSTS) > known:
             _save_tables()
         best = self.coins == self.coins.max(axis=1, keepdims=True)
@@ -114,11 +117,16 @@ class TepiikuBatch(Batch):
     def _bet(self, g: Ints) -> None:
         """T5: all three commit thumbs (three steps); the pot is 1 + thumbs up."""
         self.steps[g] += SEATS
-        up = self.rng.random((g.size, SEATS)) < 0.5
-        up = np.where(self.heuristic, THUMBS_UP[self.scores[g] - LOWEST], up)
+        up = self._thumbs(g)
         self.pot[g] = 1 + up.sum(axis=1)
         self.events["thumbs up"][g] += up.sum(axis=1)
         self._resolve_ties(g)
+
+    def _thumbs(self, g: Ints) -> Bools:
+        """Every seat's thumbs in games `g`: up at random, or as the heuristic."""
+        up = self.rng.random((g.size, SEATS)) < 0.5
+        chosen: Bools = np.where(self.heuristic, THUMBS_UP[self.scores[g] - LOWEST], up)
+        return chosen
 
     def _resolve_ties(self, g: Ints) -> None:
         """T6: every seat whose score equals another's rerolls; else roles (T7)."""

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from dicehall.batch.base import Batch, Ints
+from dicehall.batch.base import Batch, Handler, Ints
 from dicehall.batch.result import BatchResult
 from dicehall.core.game import Game
 
@@ -86,9 +86,12 @@ class ToplshteynerBatch(Batch):
         # nxt[g, s]: the next seat clockwise after s with lives (C2), kept up to date
         self.nxt = np.tile((np.arange(n) + 1) % n, (size, 1))
 
+    def handlers(self) -> dict[int, Handler]:
+        return {ROLLOFF: self._rolloff, TURN: self._throw, ELECT: self._elect, BUY: self._buy}
+
     def run(self) -> BatchResult:
         """Play every game to the end."""
-        self._play({ROLLOFF: self._rolloff, TURN: self._throw, ELECT: self._elect, BUY: self._buy})
+        self._play(self.handlers())
         net = self.reclaimed - self.paid
         net[np.arange(self.size), self.winner] += self.pot
         return BatchResult(self.game, self.steps, self.winner, net, "stakes", dict(self.events))
@@ -106,6 +109,10 @@ class ToplshteynerBatch(Batch):
         self.steps[g] += 1
         a = self.rng.integers(1, 7, g.size)
         b = self.rng.integers(1, 7, g.size)
+        self._thrown(g, a, b)
+
+    def _thrown(self, g: Ints, a: Ints, b: Ints) -> None:
+        """P3-P9: what a throw of `a` and `b` does in each game."""
         double = a == b
         plain = g[~double]
         total = (a + b)[~double]

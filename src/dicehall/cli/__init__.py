@@ -21,16 +21,32 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import typer
 
-MODULES = ("bots", "catalog", "odds", "play", "ratings", "serve", "sim", "strategy", "transcripts")
+MODULES = (
+    "bots",
+    "catalog",
+    "database",
+    "odds",
+    "play",
+    "ratings",
+    "review",
+    "serve",
+    "sim",
+    "strategy",
+    "transcripts",
+)
 """Every command module, in the order `dicehall --help` lists their commands."""
 
 COMMANDS = {
+    "backup": "database",
     "bot-token": "bots",
     "games": "catalog",
     "rules": "catalog",
     "odds": "odds",
     "play": "play",
     "ladder": "ratings",
+    "review": "review",
+    "practice": "review",
+    "migrate": "database",
     "serve": "serve",
     "sim": "sim",
     "duel": "strategy",

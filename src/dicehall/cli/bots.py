@@ -28,9 +28,8 @@ def bot_token(
         fail(f"dicehall bot-token needs the server extra (missing: {', '.join(missing)})")
     from sqlalchemy import create_engine
 
-    from dicehall.server.commands import database_url
-    from dicehall.server.outside_bots import BotTokens
-    from dicehall.server.server_settings import load_settings
+    from dicehall.server.ops.settings import database_url, load_settings
+    from dicehall.server.tables.outside_bots import BotTokens
 
     settings = guarded(lambda: load_settings(db=db))
     engine = create_engine(database_url(settings.db))

@@ -85,10 +85,21 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 def bot_names(game: Game, text: str) -> list[str]:
-    """The bots of a comma-separated --bots; an unknown name fails here, before any game."""
+    """The bots of a comma-separated --bots; an unknown name fails here, before any game,
+    and a bot that would not play at its strength is named (`warn_bots`)."""
     names = [b.strip() for b in text.split(",") if b.strip()]
     guarded(lambda: make_bots(game, names, random.Random(0)))
+    warn_bots(game, names)
     return names
+
+
+def warn_bots(game: Game, names: list[str]) -> None:
+    """Say on stderr which of these bots cannot play at their measured strength here (a
+    solver with no strategy for this seat count or these options): never silently."""
+    for name in dict.fromkeys(names):
+        note = game.bot_warning(name)
+        if note:
+            err.print(f"[bold yellow]warning:[/] {escape(name)}: {escape(note)}", highlight=False)
 
 
 RayOpt = Annotated[

@@ -59,13 +59,23 @@ def odds(
         print(json.dumps([t.to_json() for t in tables], indent=1))
         return
     for t in tables:
-        if len(t.rows) > LONG:
-            out.print(plain_table(t, exact), highlight=False, markup=False, soft_wrap=True)
-        else:
-            out.print(odds_table(t, exact))
-        if t.note:
-            out.print(f"[dim]{t.note}[/]")
+        print_odds(t, exact)
         out.print()
+
+
+def print_odds(t: OddsTable, exact: bool = False) -> None:
+    """One table as `dicehall odds` and `dicehall play`'s `o` show it: within the terminal's
+    width (80 columns or more) where it can be, by leaving out the short fractions."""
+    if len(t.rows) > LONG:
+        out.print(plain_table(t, exact), highlight=False, markup=False, soft_wrap=True)
+    else:
+        full = width(t, True)
+        fits = exact or full <= max(out.width, 80) or full == width(t, False)
+        out.print(odds_table(t, exact, fractions=fits))
+        if not fits:
+            out.print("[dim]Chances in percent; --exact adds their fractions.[/]")
+    if t.note:
+        out.print(f"[dim]{t.note}[/]")
 
 
 LONG = 100
@@ -73,10 +83,17 @@ LONG = 100
 takes a second or more to lay out the 560 rows of Tepiiku's Fish policy."""
 
 
-def cells(t: OddsTable, exact: bool) -> list[list[str]]:
+def cells(t: OddsTable, exact: bool, fractions: bool = True) -> list[list[str]]:
     return [
-        [show(c, exact) if not isinstance(c, (str, int)) else str(c) for c in row] for row in t.rows
+        [show(c, exact, fractions) if not isinstance(c, (str, int)) else str(c) for c in row]
+        for row in t.rows
     ]
+
+
+def width(t: OddsTable, fractions: bool) -> int:
+    """The columns a table takes unwrapped: its widest cells, Rich's padding and rules."""
+    rows = [list(t.columns), *cells(t, False, fractions)]
+    return sum(max(len(row[i]) for row in rows) + 3 for i in range(len(t.columns))) + 1
 
 
 def plain_table(t: OddsTable, exact: bool = False) -> str:
@@ -88,10 +105,10 @@ def plain_table(t: OddsTable, exact: bool = False) -> str:
     return "\n".join([t.title, *(line.rstrip() for line in lines)])
 
 
-def odds_table(t: OddsTable, exact: bool = False) -> RichTable:
+def odds_table(t: OddsTable, exact: bool = False, fractions: bool = True) -> RichTable:
     table = RichTable(title=t.title, title_justify="left")
     for c in t.columns:
         table.add_column(c)
-    for row in cells(t, exact):
+    for row in cells(t, exact, fractions):
         table.add_row(*row)
     return table

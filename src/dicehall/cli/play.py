@@ -6,15 +6,26 @@ import contextlib
 import json
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from dicehall.cli.common import GameArg, OptionOpt, SeatsOpt, SeedOpt, app, configure, guarded, out
+from dicehall.cli.common import (
+    GameArg,
+    OptionOpt,
+    SeatsOpt,
+    SeedOpt,
+    app,
+    configure,
+    guarded,
+    out,
+    warn_bots,
+)
+from dicehall.cli.reroll_pick import dice_choice, pick_dice
 from dicehall.core import RandomDice, Table, make_bots
-from dicehall.core.words import seat_name
+from dicehall.core.words import name_seats, seat_name
 
 
 @app.command(rich_help_panel="Play")
@@ -29,12 +40,22 @@ def play(
     bot: Annotated[str | None, typer.Option(help="Bot for the other seats.")] = None,
     name: Annotated[str, typer.Option(help="Your nickname.")] = "Player",
     save: Annotated[Path | None, typer.Option(help="Save the transcript here.")] = None,
+    guide: Annotated[
+        bool, typer.Option(help="A first game against bots, explained step by step.")
+    ] = False,
 ) -> None:
     """You against bots in the terminal (or --hotseat: people sharing one terminal)."""
+    if guide:
+        from dicehall.cli.guide import run_guide
+
+        run_guide(game)
+        return
     g = guarded(lambda: configure(game, seats, option))
     rng = random.Random(seed)
     humans = set(range(g.seats)) if hotseat else {0}
     bot_name = bot or next(iter(g.bots()))
+    if not hotseat:
+        warn_bots(g, [bot_name])
     if hotseat:
         names = [
             typer.prompt(f"Nickname for seat {s + 1}", default=seat_name(s)) for s in sorted(humans)
@@ -50,6 +71,11 @@ def play(
         save.write_text(json.dumps(table.transcript(), indent=1))
         out.print(f"Transcript saved to {save}")
 
+
+TURN_HELP = """\
+  Type the number of a choice (1 to {n}) and press Enter to play it.
+  o: the odds and advice for this decision (what each choice is worth).
+  ?: this help. `dicehall rules GAME` prints the rules; Ctrl-C leaves the game."""
 
 HANDOVER_EVENTS = 12
 """Events shown to a hotseat player when the terminal reaches them: the recent story."""
@@ -142,16 +168,12 @@ class TerminalGame:
         self.seen = len(log)
 
     def name_seats(self, text: str) -> str:
-        for s in reversed(range(self.table.game.seats)):
-            text = text.replace(f"Seat {s}", self.table.names[s]).replace(
-                f"seat {s}", self.table.names[s]
-            )
-        return text
+        return name_seats(text, self.table.names)
 
     def human_turn(self, seat: int) -> None:
         state = self.table.state
         game = self.table.game
-        legal = state.legal_actions(seat)
+        legal = game.offered_choices(state.view(seat), state.legal_actions(seat))
         if len(legal) == 1:
             self.play_only_choice(seat, legal[0])
             return
@@ -159,15 +181,40 @@ class TerminalGame:
             self.hand_over(seat)
         view = state.view(seat)
         out.print(game.render(view, self.table.names))
+        hand = (view.get("dice") or [None] * game.seats)[seat]
+        if hand and dice_choice(legal):
+            self.table.act(seat, pick_dice(hand, legal, self.ask(seat), out.print))
+            return
         for i, action in enumerate(legal, 1):
             label = self.name_seats(game.choice_label(view, action))
             out.print(f"  [bold]{i:>2}[/] {label}", highlight=False)
         while True:
-            answer = input(f"{self.table.names[seat]}, your choice [1-{len(legal)}]: ").strip()
+            answer = input(
+                f"{self.table.names[seat]}, your choice [1-{len(legal)}, ? help, o odds]: "
+            ).strip()
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 break
-            out.print(f"[red]Type a number from 1 to {len(legal)}.[/]")
+            if answer == "?":
+                out.print(TURN_HELP.format(n=len(legal)), highlight=False)
+            elif answer.lower() == "o":
+                self.show_advice(view, legal)
+            else:
+                out.print(f"[red]Type a number from 1 to {len(legal)}, ? for help.[/]")
         self.table.act(seat, legal[int(answer) - 1])
+
+    def show_advice(self, view: Any, legal: Sequence[Any]) -> None:
+        """The odds and advice for this decision, as the page's odds panel shows them."""
+        from dicehall.cli.odds import print_odds
+
+        table = self.table.game.advice(view, legal)
+        if table is None:
+            out.print("[dim]No odds for this position.[/]")
+            return
+        print_odds(table.named(self.table.names))
+
+    def ask(self, seat: int) -> Any:
+        name = self.table.names[seat]
+        return lambda hint: input(f"{name}, your choice, {hint}: ")
 
     def hand_over(self, seat: int) -> None:
         """Hotseat: the player at the terminal hides it, the next one takes it. A player

@@ -24,6 +24,7 @@ from dicehall.cli.common import (
     err,
     guarded,
     out,
+    warn_bots,
 )
 
 
@@ -45,10 +46,13 @@ def ladder(
     from rich.progress import Progress
 
     from dicehall.ratings import ladder as run_ladder
+    from dicehall.ratings import provisional, shown
 
     g = guarded(lambda: configure(game, seats, option))
     names = bot_names(g, bots) if bots else list(g.bots())
     with cluster(ray) as run, Progress(console=err, transient=True, disable=as_json) as progress:
+        if not bots:  # after --ray is known to work: a command that cannot run warns of nothing
+            warn_bots(g, names)
         task = progress.add_task(f"{g.id} ladder", total=games)
         book = run_ladder(g, names, games, seed, lambda i: progress.advance(task), run)
     standings = book.table()
@@ -72,11 +76,14 @@ def ladder(
         table.add_row(
             str(rank),
             s.name,
-            f"{s.ordinal:.1f}",
+            f"{shown(s.rating.mu, s.rating.sigma)}{'?' if provisional(s.games) else ''}",
             f"{s.rating.mu:.2f}",
             f"{s.rating.sigma:.2f}",
             str(s.games),
             f"{s.wins / s.games:.1%}" if s.games else "-",
         )
     out.print(table)
-    out.print("[dim]rating = mu − 3·sigma, the figure a leaderboard sorts by[/]")
+    out.print(
+        "[dim]rating = 1500 + 20 × (mu − 3·sigma), the figure a leaderboard sorts by, as the "
+        "server shows it; ? marks a provisional one (fewer than 10 games)[/]"
+    )

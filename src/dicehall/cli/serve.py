@@ -1,6 +1,6 @@
 """`dicehall serve`: online tables and the browser page.
 
-Its flags override the server's settings (dicehall.server.server_settings), which
+Its flags override the server's settings (dicehall.server.ops.settings), which
 come from DICEHALL_* variables and an optional config file; `--help` lists
 every setting, read from the settings object itself when the server extra is
 installed.
@@ -28,7 +28,7 @@ class _SettingsHelp(TyperCommand):
 
         if missing_modules():
             return NEEDS_EXTRA
-        from dicehall.server.server_settings import settings_help
+        from dicehall.server.ops.settings import settings_help
 
         sources = (
             "Every setting comes from, highest first: its flag, its variable DICEHALL_<NAME>,"
@@ -85,8 +85,8 @@ def serve(
 
     if missing := missing_modules():
         fail(f"{NEEDS_EXTRA} (missing: {', '.join(missing)})")
-    from dicehall.server.commands import serve as run_server
-    from dicehall.server.server_settings import load_settings
+    from dicehall.server.http.commands import serve as run_server
+    from dicehall.server.ops.settings import load_settings
 
     settings = guarded(
         lambda: load_settings(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
@@ -28,6 +28,7 @@ from dicehall.cli.common import (
     out,
 )
 from dicehall.core import Game
+from dicehall.games import game_class
 
 if TYPE_CHECKING:
     from dicehall.strategy.solver import GameSolver
@@ -78,10 +79,16 @@ def solver_of(game: Game) -> GameSolver:
     return solver
 
 
+def solver_game(game: str, seats: int | None, option: list[str] | None) -> Game:
+    """The game at `seats`, by default the fewest it seats (two, or Tepiiku's three):
+    equilibria are of two seats where a game has more."""
+    return configure(game, seats if seats is not None else game_class(game).min_seats, option)
+
+
 @app.command(rich_help_panel="Study", cls=RayCommand)
 def solve(
     game: GameArg,
-    seats: SeatsOpt = 2,
+    seats: SeatsOpt = None,
     option: OptionOpt = None,
     iterations: Annotated[
         int | None, typer.Option(min=1, help="CFR+ iterations (per subgame where decomposed).")
@@ -104,7 +111,7 @@ def solve(
         fail("give --iterations or --target, not both")
     if iterations is None and target is None:
         target = 0.001
-    g = guarded(lambda: configure(game, seats, option))
+    g = guarded(lambda: solver_game(game, seats, option))
     solver = guarded(lambda: solver_of(g))
     console = None if as_json else err
     with cluster(ray) as run:
@@ -142,19 +149,54 @@ def solve(
 def exploitability(
     game: GameArg,
     bot: Annotated[str, typer.Option(help="The bot whose policy is measured.")],
-    seats: SeatsOpt = 2,
+    seats: SeatsOpt = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
     ray: RayOpt = None,
 ) -> None:
-    """The exact exploitability of a bot's policy: what a best response wins from it."""
-    g = guarded(lambda: configure(game, seats, option))
+    """The exact exploitability of a bot's policy: what a best response wins from it.
+
+    At three seats or more (Kariki): one seat's best response against the bot
+    at every other seat, its chance of winning and gain over the fair share
+    per seat position."""
+    g = guarded(lambda: solver_game(game, seats, option))
     solver = guarded(lambda: solver_of(g))
+    table = getattr(solver, "table_response", None)
+    if g.seats > 2 and table is not None:
+        respond = table  # narrowed, for the lambda
+        result = guarded(lambda: respond(bot, None if as_json else err))
+        if as_json:
+            print(json.dumps({"game": g.id, "options": dict(g.options), **result.to_json()}))
+            return
+        grid = RichTable(title=f"{g.name}, {g.seats} seats: a best response against {bot}")
+        for column in ("seat after the first roller", "win", "gain over 1 in " + str(g.seats)):
+            grid.add_column(column, justify="right")
+        for k, win in enumerate(result.by_offset):
+            grid.add_row(str(k), f"{win:.4f}", f"{win - result.fair:+.4f}")
+        grid.add_row("roll-off", f"{result.value:.4f}", f"{result.gain:+.4f}")
+        out.print(grid)
+        return
     with cluster(ray) as run:
         eps = guarded(lambda: solver.exploitability(bot, None if as_json else err, runner=run))
-    data = {"game": g.id, "seats": g.seats, "options": dict(g.options), "bot": bot,
-            "exploitability": eps, "unit": solver.unit}  # fmt: skip
+    data: dict[str, Any] = {"game": g.id, "seats": g.seats, "options": dict(g.options),
+                            "bot": bot, "exploitability": eps, "unit": solver.unit}  # fmt: skip
+    # A game whose figure is a summary says what it is (`note`) and gives its parts (`details`).
+    note: str | None = getattr(solver, "note", None)
+    details: list[dict[str, Any]] | None = getattr(solver, "details", None)
+    if note is not None:
+        data["note"] = note
+    if details:
+        data["details"] = details
     if as_json:
         print(json.dumps(data))
         return
     out.print(f"{g.name}, {g.seats} seats: {bot} is exploitable by {eps:.3e} ({solver.unit})")
+    if details:
+        table = RichTable()
+        for col in details[0]:
+            table.add_column(col, justify="right")
+        for row in details:
+            table.add_row(*(f"{v:.3e}" if isinstance(v, float) else str(v) for v in row.values()))
+        out.print(table)
+    if note is not None:
+        out.print(f"[dim]{note}[/]")

@@ -10,12 +10,13 @@ import typer
 from rich.text import Text
 
 from dicehall.cli.common import app, fail, guarded, out
+from dicehall.core.words import default_names, name_seats
 
 
 def seat_names(names: object, seats: int) -> list[str]:
     """The transcript's names, one string per seat (printed as text, never as markup)."""
     if names is None:
-        return [f"Seat {s}" for s in range(seats)]
+        return default_names(seats)
     if not isinstance(names, list) or len(names) != seats:
         fail(f"names must be a list of {seats} strings, one per seat; got {names!r:.80}")
     if not all(isinstance(n, str) for n in names):
@@ -47,7 +48,7 @@ def replay(
     names = seat_names(data.get("names"), state.game.seats)
     for event in state.log or []:
         if event.visible_to(None):
-            out.print(Text(f"  · {event.text}"), highlight=False)
+            out.print(Text(f"  · {name_seats(event.text, names)}"), highlight=False)
     if state.is_over():
         result = state.result()
         winners = ", ".join(names[w] for w in result.winners)
@@ -65,12 +66,34 @@ def verify(
         Path | None,
         typer.Option(help="Your openings file from the page: proves your own hidden throws."),
     ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
-    """Check a finished table's dice: every public throw, and with --openings your own."""
-    from dicehall.server.commands import verify as verify_transcript
+    """Check a finished table's dice: every public throw, and with --openings your own.
+
+    Prints what the page's fair-dice panel says: the verdict, then how it works (what was
+    promised before the game, what was checked now, what stays secret and why)."""
+    from dicehall.server.http.commands import verify as verify_transcript
 
     mine = None if openings is None else str(openings)
     report = guarded(lambda: verify_transcript(str(file), mine))
-    print(json.dumps(report, indent=1))
+    if as_json:
+        print(json.dumps(report, indent=1))
+    elif report.get("ok"):
+        words = report["words"]
+        out.print(Text(words[0].upper() + words[1:] + ".", style="bold green"))
+        for heading, key in VERIFY_PARTS:
+            out.print(Text(f"\n{heading}", style="bold"))
+            out.print(Text(report["explained"][key]))
+    else:
+        at = "" if report.get("step") is None else f" (step {report['step']})"
+        out.print(Text(f"Not verified{at}: {report.get('error')}", style="bold red"))
     if not report.get("ok"):
         raise typer.Exit(1)
+
+
+VERIFY_PARTS = (
+    ("Promised before the game", "promised"),
+    ("Checked now", "checked"),
+    ("Still secret, and why", "secret"),
+)
+"""The parts of "how it works", in the order the page shows them (server/web/fair.js)."""

@@ -21,11 +21,17 @@ from dicehall.core.errors import ChanceError
 
 Face = int | str
 Die = tuple[Face, ...]
+"""A die as its faces in order: numbers, or words for Tepiiku's runes (one type for every game)."""
 Throw = tuple[Die, ...]
+"""The dice thrown together in one chance step, in die order: a throw's faces follow this order."""
 Faces = tuple[Face, ...]
+"""What one throw showed, a face per die in die order: all a chance step records, so a
+replay needs no random source."""
 
 D6: Die = (1, 2, 3, 4, 5, 6)
+"""The six-sided die, shared by the games that throw one."""
 D12: Die = tuple(range(1, 13))
+"""The twelve-sided die of Tao Dice."""
 
 
 def throw_size(dice: Throw) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -35,6 +35,7 @@ from dicehall.core.options import Option, OptionValue, resolve_options
 
 if TYPE_CHECKING:
     from dicehall.core.bots import BotFactory
+    from dicehall.core.guide import Guide
     from dicehall.strategy.solver import GameSolver
 
 Action = Mapping[str, Any]
@@ -138,6 +139,13 @@ class Game(ABC):
 
         return {"random": RandomBot}
 
+    def bot_warning(self, name: str) -> str | None:
+        """Words for a player when the bot of this name does not play at its measured
+        strength at this table (no strategy for this seat count or these options, so it
+        plays something else), or None. Duels, ladders, simulations and tables show it, so
+        that no bot falls back silently. Cheap: it looks for files, it loads none."""
+        return None
+
     def render(self, view: View, names: Sequence[str]) -> Any:
         """A Rich renderable of a view for the terminal (the game's render.py)."""
         import json
@@ -152,6 +160,18 @@ class Game(ABC):
         """An action in words for the seat whose view this is, which may name what only
         that seat sees ("reroll fire and skull"); by default its action_label."""
         return self.action_label(action)
+
+    def offered_choices(self, view: View, legal: Sequence[Action]) -> list[Action]:
+        """The legal actions an interface offers a person: one per meaning. By default all
+        of them; a game whose actions can mean the same at a seat's view (Tepiiku's
+        rerolls of equal runes) keeps the first of each. Any legal action stays
+        playable: this only shortens the menu."""
+        return list(legal)
+
+    @classmethod
+    def guide(cls) -> Guide | None:
+        """The game's first-game guide (its guide.py), where it has one."""
+        return None
 
     @classmethod
     def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
@@ -286,15 +306,13 @@ class State(ABC):
         (it then copies the fields it changes in place, and drops the log).
 
         One way for every layout a state may have: fields in the instance's dict
-        (one update), in `__slots__`, or, compiled (docs/architecture.md, Compiled
+        (one update), in `__slots__`, or, compiled (docs/contributors/core.md, Compiled
         rules), in native attributes, with a dict beside them in a Python subclass;
         `__new__` runs no `__init__`.
         """
         cls = type(self)
-        new = cls.__new__(cls)
+        new: Self = copier(cls)(self)
         native = field_names(cls)
-        for name in native:
-            setattr(new, name, getattr(self, name))
         fields: dict[str, Any] | None = getattr(self, "__dict__", None)
         if fields and native:  # a subclass of a compiled state makes its dict on first use
             for name, value in fields.items():
@@ -438,8 +456,19 @@ class State(ABC):
         return mask
 
     def observation_tensor(self, seat: SupportsIndex) -> list[float]:
-        """`seat`'s view as numbers (the game's encoding.py): built from the view alone (C6)."""
-        return self.game.encoding.encode(self.view(as_index(seat, "a seat")))
+        """`seat`'s view as numbers (the game's encoding.py): what the view shows alone (C6).
+
+        The encoding's `fill`, where the game has one, writes the numbers straight from
+        the state; they equal `encoding.encode(view(seat))` entry for entry.
+        """
+        who = as_index(seat, "a seat")
+        encoding = self.game.encoding
+        fill = encoding.fill
+        if fill is None or not 0 <= who < self.game.seats:
+            return encoding.encode(self.view(who))
+        tensor = encoding.layout.zeros()
+        fill(self, who, tensor)
+        return tensor
 
     def observation_string(self, seat: int | None) -> str:
         """`seat`'s view as canonical JSON: one string per distinct view."""
@@ -461,6 +490,25 @@ def describe_action(action: object) -> str:
         rest = " ".join(f"{k}={v}" for k, v in action.items() if k != "type")
         return f"{action['type']}{' ' + rest if rest else ''}"
     return repr(action)
+
+
+@cache
+def copier(cls: type) -> Callable[[Any], Any]:
+    """A function making a new instance of `cls` that shares every field of the given one
+    (its `field_names`), written out for the class: a loop of getattr and setattr over
+    forty fields was three quarters of a clone, and sealed tables clone a state for every
+    outcome of every throw (core/shown.py)."""
+    names = field_names(cls)
+    for name in names:
+        if not name.isidentifier():
+            raise TypeError(f"{cls.__name__} has a field that is not a name: {name!r}")
+    lines = ["def copy(self):", "    new = cls.__new__(cls)"]
+    lines += [f"    new.{name} = self.{name}" for name in names]
+    lines.append("    return new")
+    scope: dict[str, Any] = {"cls": cls}
+    exec("\n".join(lines), scope)  # made of the class's own field names, checked above
+    made: Callable[[Any], Any] = scope["copy"]
+    return made
 
 
 @cache

@@ -27,9 +27,17 @@ class Option:
     choices: tuple[str, ...] | None = None  # allowed values of a str option
     minimum: int | None = None  # bounds of an int option
     maximum: int | None = None
+    allowed_words: str | None = None  # the allowed values where the choices alone mislead
+    label: str = ""  # the option's name in words, for the lobby ("Pull catches")
+    choice_words: tuple[str, ...] | None = None  # each choice in words, in the choices' order
+    advanced: bool = False  # a research variant: the lobby keeps it under "Advanced"
+    seat_choice: str | None = None  # the choice that is no seat ("roll-off"): the others are
+    # seat numbers, which the lobby shows by the seat's name
 
     def allowed(self) -> str:
         """The allowed values, in words, for messages and `dicehall games`."""
+        if self.allowed_words is not None:
+            return self.allowed_words
         if isinstance(self.default, bool):
             return "true or false"
         if isinstance(self.default, int):
@@ -56,6 +64,9 @@ class Option:
             ):
                 raise bad
             return value
+        if self.choices is not None and isinstance(value, int) and not isinstance(value, bool):
+            # a seat given as a number, as a client's JSON sends it: the choice that names it
+            value = str(value) if str(value) in self.choices else value
         if not isinstance(value, str) or (self.choices is not None and value not in self.choices):
             raise bad
         return value
@@ -117,9 +128,20 @@ def options_json(declared: tuple[Option, ...]) -> list[dict[str, Any]]:
     out = []
     for o in declared:
         kind = "bool" if isinstance(o.default, bool) else type(o.default).__name__
-        entry: dict[str, Any] = {"name": o.name, "type": kind, "default": o.default, "help": o.help}
+        entry: dict[str, Any] = {
+            "name": o.name,
+            "type": kind,
+            "default": o.default,
+            "help": o.help,
+            "label": o.label or o.name,
+            "advanced": o.advanced,
+        }
         if o.choices is not None:
             entry["choices"] = list(o.choices)
+        if o.choice_words is not None:
+            entry["choice_words"] = dict(zip(o.choices or (), o.choice_words, strict=True))
+        if o.seat_choice is not None:
+            entry["seats_from"] = o.seat_choice
         if o.minimum is not None:
             entry["minimum"] = o.minimum
         if o.maximum is not None:

@@ -30,6 +30,7 @@ stand-in tells nothing beyond what was public already.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,17 +42,46 @@ from dicehall.core.game import Game, State
 Audience = int | None
 """A seat, or None: everyone, spectators included."""
 Step = Mapping[str, Any]
-Seen = tuple[list[Any], Any]
-"""What one audience observed of one step: its new events and its view after it."""
 
 
-def events_of(state: State, audience: Audience, logged: int) -> list[Any]:
+def events_of(state: State, audience: Audience, logged: int, end: int | None = None) -> list[Any]:
     log = state.log or ()
-    return [(e.type, e.text, e.data) for e in log[logged:] if e.visible_to(audience)]
+    return [(e.type, e.text, e.data) for e in log[logged:end] if e.visible_to(audience)]
 
 
-def observe(state: State, audiences: Sequence[Audience], logged: int) -> dict[Audience, Seen]:
-    return {a: (events_of(state, a, logged), state.view(a)) for a in audiences}
+class Observed:
+    """What each audience observed of one step of a game: its new events, and its view
+    after the step. Each is worked out when first asked for, since most are never
+    compared: the events from the game's log (which only grows) at any time, a view only
+    while the game is still at that step (`moved_on` ends that; views are compared
+    only at the step a game is at, and asking later is a mistake that raises)."""
+
+    def __init__(self, state: State, logged: int) -> None:
+        self.state = state
+        self.logged = logged
+        self.end = len(state.log or ())
+        self._events: dict[Audience, list[Any]] = {}
+        self._views: dict[Audience, Any] = {}
+        self.current = True
+
+    def events(self, audience: Audience) -> list[Any]:
+        found = self._events.get(audience)
+        if found is None:
+            found = self._events[audience] = events_of(self.state, audience, self.logged, self.end)
+        return found
+
+    def view(self, audience: Audience) -> Any:
+        if audience not in self._views:
+            if not self.current:
+                raise RuntimeError("a view of a step the game has moved on from was asked for")
+            self._views[audience] = self.state.view(audience)
+        return self._views[audience]
+
+    def moved_on(self, audiences: Sequence[Audience] = ()) -> None:
+        """The game takes its next step: the views of `audiences` are kept, no others."""
+        for a in audiences:
+            self.view(a)
+        self.current = False
 
 
 def logged_copy(state: State) -> State:
@@ -64,6 +94,10 @@ def apply(state: State, step: Step) -> None:
     from dicehall.core.transcript import apply_step
 
     apply_step(state, step)
+
+
+def count_outcomes(state: State) -> int:
+    return math.prod(len(die) for die in state.chance_dice())
 
 
 def alternatives(state: State) -> Iterator[Faces]:
@@ -85,11 +119,12 @@ def trial(
     before: State,
     faces: Faces,
     steps: Sequence[Step],
-    seen: Sequence[Mapping[Audience, Seen]],
+    seen: Sequence[Observed],
     audiences: set[Audience],
     everyone: Sequence[Audience],
     views_at_throws: bool = False,
     every_step: bool = True,
+    thrown: State | None = None,
 ) -> Trial:
     """Play `faces` from `before`, then `steps`, comparing with `seen` (one entry per step,
     the throw's first) for each audience in `audiences` until none is left or it merges.
@@ -97,42 +132,70 @@ def trial(
     Events are compared after every step, views after the last one (and, with
     `views_at_throws`, after every throw, where a long replay may merge early): a
     difference in a view alone elsewhere is missed, which can only keep a throw unshown.
+    `thrown`, where given, is `before` with `faces` already thrown on a logged copy (as
+    `throw` makes it), kept from an earlier trial: it is played on, not copied.
     Without `every_step` the steps between the throw and the last are played without
     a log and not compared: the same kind of miss, for a replay several times cheaper.
     """
-    state = logged_copy(before)
+    state = throw(before, faces) if thrown is None else thrown
     alike = set(audiences)
     last = len(steps)
     try:
-        for i, step in enumerate([{"chance": faces}, *steps]):
-            quiet = not every_step and 0 < i < last
-            state.log = None if quiet else state.log if state.log is not None else []
-            logged = len(state.log or ())
-            if i:
+        views = last == 0 or views_at_throws
+        if _told(state, seen[0], alike, 0, views):
+            return Trial(None, alike, False)
+        if views and merged(state, seen[0], everyone):
+            return Trial(None, alike, True)
+        for i, step in enumerate(steps, 1):
+            if not every_step and i < last:  # played without a log, not compared
+                state.log = None
                 apply(state, step)
-            else:
-                state.apply_chance(faces)
-            if quiet:
                 continue
-            wanted = seen[i]
+            if state.log is None:
+                state.log = []
+            logged = len(state.log)
+            apply(state, step)
             views = i == last or (views_at_throws and "chance" in step)
-            for a in list(alike):
-                if events_of(state, a, logged) != wanted[a][0] or (
-                    views and state.view(a) != wanted[a][1]
-                ):
-                    alike.discard(a)
-            if not alike:
+            if _told(state, seen[i], alike, logged, views):
                 return Trial(None, alike, False)
-            if views and merged(state, wanted, everyone):
+            if views and merged(state, seen[i], everyone):
                 return Trial(None, alike, True)
     except DicehallError:
         return Trial(None, alike, True)  # cannot be told apart by playing on: keep it unshown
     return Trial(state, alike, False)
 
 
-def merged(state: State, seen: Mapping[Audience, Seen], everyone: Sequence[Audience]) -> bool:
-    """Whether `state` looks like the game to everyone: then nothing later tells them apart."""
-    return all(state.view(b) == seen[b][1] for b in everyone)
+def throw(before: State, faces: Faces) -> State:
+    """A logged copy of `before` with `faces`, an outcome of its own dice (`alternatives`),
+    thrown on the trusted path: its log holds the throw's events alone."""
+    state = logged_copy(before)
+    state.apply_chance_trusted(faces)
+    return state
+
+
+def _told(state: State, wanted: Observed, alike: set[Audience], logged: int, views: bool) -> bool:
+    """Drop from `alike` each audience that tells `state` apart from what it saw (`wanted`:
+    its events since `logged`, and with `views` its view); whether none is left."""
+    for a in list(alike):
+        if events_of(state, a, logged) != wanted.events(a) or (
+            views and state.view(a) != wanted.view(a)
+        ):
+            alike.discard(a)
+    return not alike
+
+
+def merged(
+    state: State,
+    seen: Observed,
+    everyone: Sequence[Audience],
+    known: Mapping[Audience, Any] | None = None,
+) -> bool:
+    """Whether `state` looks like the game to everyone: then nothing later tells them apart.
+    `known`: views of `state` already made (the same views, not made again)."""
+    known = known or {}
+    if any(view != seen.view(b) for b, view in known.items()):
+        return False
+    return all(state.view(b) == seen.view(b) for b in everyone if b not in known)
 
 
 @dataclass
@@ -143,6 +206,14 @@ class _Tracked:
     faces: Faces
     at: int
     probes: list[tuple[State, set[Audience]]] = field(default_factory=list)
+    thrown: dict[Faces, State] = field(default_factory=dict)
+    """Outcomes thrown when the throw fell and told apart then by the audiences in doubt:
+    kept for a later search, which then plays on from them instead of throwing again."""
+
+
+KEEP_THROWN = 64
+"""The most outcomes a throw's dice may have for their thrown states to be kept (Kariki's
+two dice have 36; Tepiiku's three rune dice 216, too many states to keep per table)."""
 
 
 class ShownThrows:
@@ -154,7 +225,7 @@ class ShownThrows:
         self.audiences: tuple[Audience, ...] = (None, *range(game.seats))
         self.shown: list[set[Audience]] = []
         self.steps: list[Step] = []
-        self._seen: dict[int, dict[Audience, Seen]] = {}
+        self._seen: dict[int, Observed] = {}
         self._tracked: dict[int, _Tracked] = {}
 
     def public(self, k: int) -> bool:
@@ -173,10 +244,12 @@ class ShownThrows:
         state = self.state
         before = logged_copy(state) if "chance" in step else None
         logged = len(state.log or ())
-        apply(state, step)
         i = len(self.steps)
+        if i - 1 in self._seen:
+            self._seen[i - 1].moved_on()
+        apply(state, step)
         self.steps.append(step)
-        now = self._seen[i] = observe(state, self.audiences, logged)
+        now = self._seen[i] = Observed(state, logged)
         found: list[tuple[int, Audience]] = []
         for k, tracked in list(self._tracked.items()):
             found += self._follow(k, tracked, step, now)
@@ -191,7 +264,7 @@ class ShownThrows:
         return found
 
     def _follow(
-        self, k: int, tracked: _Tracked, step: Step, now: Mapping[Audience, Seen]
+        self, k: int, tracked: _Tracked, step: Step, now: Observed
     ) -> list[tuple[int, Audience]]:
         doubt: set[Audience] = set()
         probes = []
@@ -202,15 +275,18 @@ class ShownThrows:
             except DicehallError:
                 continue  # cannot be told apart by playing on: those audiences are left out
             views = "chance" in step or self.state.is_over()
-            told = {
-                a
-                for a in audiences
-                if events_of(probe, a, logged) != now[a][0]
-                or (views and probe.view(a) != now[a][1])
-            }
+            told = set()
+            seen: dict[Audience, Any] = {}  # the probe's views, each made once
+            for a in audiences:
+                if events_of(probe, a, logged) != now.events(a):
+                    told.add(a)
+                elif views:
+                    seen[a] = probe.view(a)
+                    if seen[a] != now.view(a):
+                        told.add(a)
             doubt |= told
             rest = audiences - told
-            if rest and not (views and merged(probe, now, self.audiences)):
+            if rest and not (views and merged(probe, now, self.audiences, seen)):
                 probes.append((probe, rest))
         tracked.probes = probes
         found = self._settle(k, tracked, doubt) if doubt else []
@@ -225,14 +301,29 @@ class ShownThrows:
         need = {a for a in audiences if not self.shown_to(k, a)}
         steps = self.steps[tracked.at + 1 :]
         seen = [self._seen[j] for j in range(tracked.at, len(self.steps))]
+        # when the throw falls, an outcome the audiences in doubt tell apart at once is
+        # kept thrown for a later search (which plays steps after it, a state each)
+        keep = not steps and count_outcomes(tracked.before) <= KEEP_THROWN
         for faces in alternatives(tracked.before):
             if not need:
                 break
             if faces == tracked.faces:
                 continue
+            thrown = tracked.thrown.pop(faces, None) if steps else None
+            if keep:
+                thrown = throw(tracked.before, faces)
             result = trial(
-                tracked.before, faces, steps, seen, need, self.audiences, every_step=False
+                tracked.before,
+                faces,
+                steps,
+                seen,
+                need,
+                self.audiences,
+                every_step=False,
+                thrown=thrown,
             )
+            if keep and thrown is not None and not result.alike and not result.forever:
+                tracked.thrown[faces] = thrown  # compared, not played on: as thrown
             need -= result.alike
             if result.state is not None:
                 tracked.probes.append((result.state, result.alike))
@@ -267,11 +358,13 @@ def stand_ins(game: Game, steps: Sequence[Step], sealed: set[int]) -> list[dict[
     everyone: tuple[Audience, ...] = (None, *range(game.seats))
     out = [dict(s) for s in steps]
     state = game.new_state(record=True)
-    seen = []
-    for step in out:
+    seen: list[Observed] = []
+    for i, step in enumerate(out):
         logged = len(state.log or ())
+        if seen:  # views are compared at throws (views_at_throws) and at the end
+            seen[-1].moved_on(everyone if "chance" in out[i - 1] else ())
         apply(state, step)
-        seen.append(observe(state, everyone, logged))
+        seen.append(Observed(state, logged))
     state = game.new_state(record=True)
     k = -1
     for i, step in enumerate(out):

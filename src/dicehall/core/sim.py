@@ -11,7 +11,8 @@ from typing import Any
 
 from dicehall.core.chance import RandomDice
 from dicehall.core.game import Game
-from dicehall.core.table import Table, make_bots
+from dicehall.core.table import Played, bot_factories, play_trusted, step_rows
+from dicehall.core.transcript import make_transcript
 
 
 @dataclass
@@ -26,6 +27,8 @@ class SimStats:
     """Per seat: the sum of its net gains over all games (the flow of money)."""
     unit: str = ""
     steps: int = 0
+    decisions: int = 0
+    """The seats' decisions: `steps` less the throws."""
 
     @property
     def mean_steps(self) -> float:
@@ -60,28 +63,35 @@ def simulate(
     """Play `games` games; seat s is played by bot_names[s % len(bot_names)].
 
     Each game gets its own seed drawn from `seed`, so a run is reproducible
-    and any single game can be replayed from its saved transcript.
+    and any single game can be replayed from its saved transcript. Games are
+    played on the trusted fast path (`play_trusted`), step for step as a
+    trusted `Table` plays them; bots that read no view are given none.
     """
     rng = random.Random(seed)
     names = [bot_names[s % len(bot_names)] for s in range(game.seats)]
     stats = SimStats(game.id, game.seats, names, wins=[0.0] * game.seats, net=[0] * game.seats)
     if save_dir is not None:
         save_dir.mkdir(parents=True, exist_ok=True)
+    factories = bot_factories(game, names)
     for i in range(games):
         game_seed = rng.getrandbits(64)
-        table = Table(game, RandomDice(game_seed), record=False, trusted=True)
-        table.play(make_bots(game, names, random.Random(game_seed)))
-        result = table.state.result()
+        seeds = random.Random(game_seed)  # each bot's source, as make_bots seeds them
+        bots = {s: make(game, s, random.Random(seeds.random())) for s, make in enumerate(factories)}
+        played: Played | None = [] if save_dir is not None else None
+        playout = play_trusted(game, RandomDice(game_seed), bots, played)
+        result = playout.state.result()
         for w in result.winners:
             stats.wins[w] += 1 / len(result.winners)
         for s, n in enumerate(result.net):
             stats.net[s] += n
         stats.unit = result.unit
-        stats.steps += len(table.steps)
+        stats.steps += playout.steps
+        stats.decisions += playout.decisions
         stats.games += 1
-        if save_dir is not None:
+        if played is not None and save_dir is not None:
             path = save_dir / f"{game.id}-{i:06d}.json"
-            path.write_text(json.dumps(table.transcript(), indent=1))
+            transcript = make_transcript(game, step_rows(played), None, playout.state)
+            path.write_text(json.dumps(transcript, indent=1))
         if on_game is not None:
             on_game(i)
     return stats

@@ -3,7 +3,7 @@
 A transcript names the game, its seats and options, and lists every step in
 order. Chance steps carry the faces thrown, so replay needs no random source
 and reproduces the game exactly. The format is documented, with an example
-per game, in docs/transcripts.md.
+per game, in docs/reference/transcripts.md.
 """
 
 from __future__ import annotations
@@ -20,12 +20,16 @@ from dicehall.core.errors import ChanceError, DicehallError, TranscriptError
 from dicehall.core.game import Game, State
 from dicehall.core.nesting import depth
 from dicehall.core.registry import make_game
+from dicehall.core.words import default_names
 
 FORMAT = "dicehall-transcript"
 VERSION = 2
 VERSIONS = (1, 2)
 MAX_NESTING = 32  # levels of arrays and objects; a transcript needs fewer than ten
-"""Version 2 adds sealed tables' fields (docs/transcripts.md); version 1 files read as before."""
+"""Version 2 adds sealed tables' fields; version 1 files read as before.
+
+See docs/reference/transcripts.md.
+"""
 
 
 def make_transcript(
@@ -36,7 +40,7 @@ def make_transcript(
         "version": VERSION,
         "game": game.id,
         "seats": game.seats,
-        "names": names or [f"Seat {i}" for i in range(game.seats)],
+        "names": names or default_names(game.seats),
         "options": dict(game.options),
         "steps": steps,
     }

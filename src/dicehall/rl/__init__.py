@@ -4,5 +4,5 @@
 - `dicehall.rl.pettingzoo`, `dicehall.rl.gymnasium`: `pip install 'dicehall[rl]'`.
 - `dicehall.rl.openspiel`: `pip install 'dicehall[openspiel]'`.
 
-docs/agents.md has the tour.
+docs/researchers/environments.md has the tour.
 """

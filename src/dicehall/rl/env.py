@@ -25,32 +25,59 @@ numpy.int64) or the action dict itself. Rewards are 0 until the game is
 over, then each seat's net gain (`Result.net`): what the game moved, in its
 unit (coins, stones, stakes).
 
-Everything goes through the core API and the registry (`make_game`, `Table`,
-`make_bots`), so a new game works here as soon as it is installed.
-docs/agents.md has the tour, observation encoding, adapters and speed figures.
+Everything goes through the core API and the registry (`make_game`,
+`make_bots`), so a new game works here as soon as it is installed. The state
+is stepped directly, not through a `Table`: an action id that the
+environment itself listed as legal is applied on the state's trusted fast
+path, anything else through the checked `State.apply`; throws come from
+`RandomDice`, valid by construction; the steps are kept in short and made
+into a transcript only when one is asked for; and nothing is built that
+nobody asked for (a view for `observe`, the tensor for `observation_tensor`,
+a view for a bot that reads none).
+docs/researchers/environments.md has the tour, observation encoding, adapters and speed figures.
 """
 
 from __future__ import annotations
 
 import io
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rich.console import Console
-
-from dicehall.core.bots import Bot
-from dicehall.core.chance import RandomDice
+from dicehall.core.bots import Bot, reads_view
+from dicehall.core.chance import Faces, RandomDice, Throw
 from dicehall.core.encoding import as_index
 from dicehall.core.errors import IllegalActionError
 from dicehall.core.game import Action, Game, State, View
-from dicehall.core.table import Table, make_bots
+from dicehall.core.table import Played, make_bots, step_rows
+from dicehall.core.transcript import make_transcript
 from dicehall.games import make_game
 
 ActionChoice = int | Action
 """An action id (`Game.action_of`) or an action dict; integer-like ids such as numpy.int64 too."""
 
 Info = dict[str, Any]
+
+
+class Menu:
+    """One set of legal actions as an agent gets it: ids (increasing), the actions by id,
+    and the game's words for them. Games hand out shared constant tuples of legal
+    actions, so a menu is made once per tuple and kept (`MultiAgentEnv._menu`)."""
+
+    __slots__ = ("actions", "by_id", "extra", "ids", "labels")
+
+    def __init__(self, game: Game, actions: Sequence[Action], labels: list[str]) -> None:
+        id_of = game.encoding.actions.id_of
+        self.actions = actions
+        self.by_id: dict[int, Action] = {id_of(a): a for a in actions}
+        self.ids: list[int] = sorted(self.by_id)
+        self.labels = labels
+        self.extra: Any = None
+        """What an adapter keeps with the menu (PettingZoo's and Gymnasium's masks)."""
+
+
+MENUS_KEPT = 10_000
+"""Menus and labels kept per environment: a game that makes new tuples starts them afresh."""
 
 
 class MultiAgentEnv:
@@ -77,18 +104,27 @@ class MultiAgentEnv:
         self.possible_agents: list[int] = list(range(self.game.seats))
         self.names: list[str] = [f"Seat {s}" for s in self.possible_agents]
         self._seeds = random.Random(seed)
-        self._table: Table | None = None
+        self._state: State | None = None
+        self._throw: Callable[[Throw], Faces] = RandomDice(0).throw
+        self._played: Played = []
+        """The episode's steps in short, made into transcript rows on demand."""
         self.steps = 0
         """Decisions taken in this episode."""
+        self.version = 0
+        """Counts the positions the environment has been in (resets and steps): what an
+        observation made for one position is kept by (`rl.spaces.Observer`)."""
         self.agents: list[int] = []
         self.agent_selection: int = 0
         self.rewards: dict[int, int] = {}
         self.terminations: dict[int, bool] = {}
         self.truncations: dict[int, bool] = {}
-        self.infos: dict[int, Info] = {}
+        self._infos: dict[int, Info] = {}
+        self._infos_version = -1
+        self._infos_chosen: tuple[int, ...] = ()
         self.options: dict[str, object] = dict(options or {})
-        self._legal: Sequence[Action] = ()
-        """The legal actions of `agent_selection`, asked of the state once per decision."""
+        self.menu: Menu | None = None
+        """The legal actions of `agent_selection`; None when nobody is to act."""
+        self._menus: dict[int, Menu] = {}
         self._labels: dict[int, tuple[Action, str]] = {}
 
     # --- the episode --------------------------------------------------------------
@@ -100,17 +136,20 @@ class MultiAgentEnv:
         if options is not None:
             self.options = {**self.options, **options}
             self.game = make_game(self.game.id, self.game.seats, self.options)
+            self._menus.clear()
         if seed is not None:
             self._seeds = random.Random(as_index(seed, "a seed"))
-        dice = RandomDice(self._seeds.getrandbits(64))
-        self._table = Table(self.game, dice, names=self.names, record=False)
+        self._throw = RandomDice(self._seeds.getrandbits(64)).throw
+        self._state = self.game.new_state()
+        self._played = []
         self.steps = 0
         self.agents = list(self.possible_agents)
         self.agent_selection = 0
         self.rewards = dict.fromkeys(self.possible_agents, 0)
         self.terminations = dict.fromkeys(self.possible_agents, False)
         self.truncations = dict.fromkeys(self.possible_agents, False)
-        self.infos = {seat: self._no_choice() for seat in self.possible_agents}
+        self._infos = {seat: self._no_choice() for seat in self.possible_agents}
+        self._infos_chosen = ()
         self._advance()
 
     def step(self, action: ActionChoice) -> None:
@@ -118,24 +157,47 @@ class MultiAgentEnv:
 
         A bad id or an illegal action raises IllegalActionError and changes nothing.
         """
-        seat = self.agent_selection
-        table = self._live()
-        if not self.agents:
+        state = self._live()
+        menu = self.menu
+        if menu is None:
             raise IllegalActionError("the episode is over: call reset()")
-        if not isinstance(action, Mapping):
-            action = self.game.action_of(action)
-        table.act(seat, action)
+        seat = self.agent_selection
+        chosen = None
+        if type(action) is int:
+            chosen = menu.by_id.get(action)
+        elif not isinstance(action, (bool, Mapping)) and hasattr(action, "__index__"):
+            chosen = menu.by_id.get(as_index(action, "an action id"))  # numpy.int64 ...
+        if chosen is not None:  # one of the ids listed as legal: the state's own action
+            state.apply_trusted(seat, chosen)
+        else:  # anything else is checked, and raises if it is not legal
+            if not isinstance(action, Mapping):
+                action = self.game.action_of(action)
+            chosen = state.apply(seat, action)
+        self._played.append((seat, chosen))
         self.steps += 1
-        self.infos[seat] = self._no_choice()
+        self._advance()
+
+    def _bot_step(self, action: Action) -> None:
+        """Apply the choice of one of the project's bots at `agent_selection`: an action
+        taken from `menu.actions`, so on the trusted fast path."""
+        seat = self.agent_selection
+        self._live().apply_trusted(seat, action)
+        self._played.append((seat, action))
+        self.steps += 1
         self._advance()
 
     def _advance(self) -> None:
         """Throw until a seat must decide, then settle whose turn it is or how it ended."""
-        table = self._live()
-        table.settle()
-        state = table.state
+        state = self._state
+        assert state is not None  # reset() made it; step() checked it
+        self.version += 1
+        throw, keep = self._throw, self._played.append
+        while state.is_chance():
+            faces = throw(state.chance_dice())
+            state.apply_chance_trusted(faces)
+            keep((None, faces))
         actors = state.actors()
-        self._legal = ()
+        self.menu = None
         if not actors:
             net = state.result().net
             self.rewards = {seat: net[seat] for seat in self.possible_agents}
@@ -145,23 +207,53 @@ class MultiAgentEnv:
             self.truncations = dict.fromkeys(self.possible_agents, True)
             self.agents = []
         else:
-            seat = min(actors)
+            seat = actors[0] if len(actors) == 1 else min(actors)
             self.agent_selection = seat
-            self._legal = state.legal_actions(seat)
-            ids = state.legal_action_ids(seat)
-            self.infos[seat] = {
-                "legal": ids,
-                "labels": self.labels([self.game.action_of(i) for i in ids]),
-            }
+            self.menu = self._menu(state.legal_actions(seat))
+
+    def _menu(self, legal: Sequence[Action]) -> Menu:
+        """The menu of these legal actions: kept for a tuple (games share them), else new."""
+        if type(legal) is not tuple:
+            return self._new_menu(legal)
+        menu = self._menus.get(id(legal))
+        if menu is None or menu.actions is not legal:
+            if len(self._menus) >= MENUS_KEPT:
+                self._menus.clear()
+            menu = self._menus[id(legal)] = self._new_menu(legal)
+        return menu
+
+    def _new_menu(self, legal: Sequence[Action]) -> Menu:
+        id_of = self.game.encoding.actions.id_of
+        ordered = sorted(legal, key=id_of)
+        return Menu(self.game, legal, self.labels(ordered))
 
     @staticmethod
     def _no_choice() -> Info:
         return {"legal": [], "labels": []}
 
-    def _live(self) -> Table:
-        if self._table is None:
+    @property
+    def infos(self) -> dict[int, Info]:
+        """Per seat: `legal` (the ids, increasing) and `labels` (the game's words for them),
+        empty but for `agent_selection` while it is to act. Brought up to date when asked
+        for, not at every step: most loops never ask."""
+        if self._infos_version != self.version:
+            infos = self._infos
+            for seat in self._infos_chosen:  # the seat that had a choice has none now
+                infos[seat] = self._no_choice()
+            menu = self.menu
+            if menu is not None:
+                seat = self.agent_selection
+                infos[seat] = {"legal": list(menu.ids), "labels": list(menu.labels)}
+                self._infos_chosen = (seat,)
+            else:
+                self._infos_chosen = ()
+            self._infos_version = self.version
+        return self._infos
+
+    def _live(self) -> State:
+        if self._state is None:
             raise RuntimeError("call reset() before using the environment")
-        return self._table
+        return self._state
 
     def labels(self, actions: Sequence[Action]) -> list[str]:
         """The game's words for actions, remembered: labels cost more than a whole step.
@@ -173,7 +265,7 @@ class MultiAgentEnv:
         for action in actions:
             known = self._labels.get(id(action))
             if known is None or known[0] is not action:
-                if len(self._labels) >= 10_000:  # a game that allocates its actions
+                if len(self._labels) >= MENUS_KEPT:  # a game that allocates its actions
                     self._labels.clear()
                 known = self._labels[id(action)] = (action, self.game.action_label(action))
             labels.append(known[1])
@@ -187,11 +279,13 @@ class MultiAgentEnv:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """The actions `seat` may choose now; empty unless it is `agent_selection`."""
-        return list(self._legal) if seat == self.agent_selection else []
+        menu = self.menu
+        return list(menu.actions) if menu is not None and seat == self.agent_selection else []
 
     def legal_action_ids(self, seat: int) -> list[int]:
         """The ids of the actions `seat` may choose now, increasing; empty unless it is to act."""
-        return list(self.infos[seat]["legal"]) if seat == self.agent_selection else []
+        menu = self.menu
+        return list(menu.ids) if menu is not None and seat == self.agent_selection else []
 
     def observation_tensor(self, seat: int) -> list[float]:
         """`seat`'s view as the game's fixed-shape vector (`Game.observation_shape`)."""
@@ -210,6 +304,8 @@ class MultiAgentEnv:
 
     def render(self, seat: int | None = None) -> str:
         """The game's terminal picture of `seat`'s view (None: a spectator's), as plain text."""
+        from rich.console import Console
+
         renderable = self.game.render(self.state.view(seat), self.names)
         console = Console(file=io.StringIO(), width=100, record=True, color_system=None)
         console.print(renderable)
@@ -217,12 +313,13 @@ class MultiAgentEnv:
 
     def transcript(self) -> dict[str, Any]:
         """The episode so far as a core transcript; `core.transcript.replay` replays it."""
-        return self._live().transcript()
+        state = self._live()
+        return make_transcript(self.game, step_rows(self._played), self.names, state)
 
     @property
     def state(self) -> State:
         """The core state, for tests and analysis; an agent learns only through `observe`."""
-        return self._live().state
+        return self._live()
 
 
 class SingleAgentEnv:
@@ -257,19 +354,25 @@ class SingleAgentEnv:
         self.others = [s for s in self.env.possible_agents if s != seat]
         self._seeds = random.Random(seed)
         self._bots: dict[int, Bot] = {}
+        self._blind: dict[int, bool] = {}
         make_bots(self.env.game, self.opponents, random.Random(0), self.others)  # check names
 
     def reset(
         self, seed: int | None = None, options: Mapping[str, object] | None = None
     ) -> tuple[View, Info]:
         """Start an episode and play the bots up to this seat's first decision."""
+        self._start(seed, options)
+        return self.env.observe(self.seat), self._info()
+
+    def _start(self, seed: int | None, options: Mapping[str, object] | None) -> None:
+        """`reset` without making the observation."""
         if seed is not None:
             self._seeds = random.Random(as_index(seed, "a seed"))
         self.env.reset(seed=self._seeds.getrandbits(64), options=options)
         bot_rng = random.Random(self._seeds.getrandbits(64))
         self._bots = make_bots(self.env.game, self.opponents, bot_rng, self.others)
+        self._blind = {seat: not reads_view(bot) for seat, bot in self._bots.items()}
         self._play_bots()
-        return self.env.observe(self.seat), self._info()
 
     def step(self, action: ActionChoice) -> tuple[View, int, bool, bool, Info]:
         """Apply this seat's choice and play the bots until it decides again or the game ends.
@@ -277,8 +380,7 @@ class SingleAgentEnv:
         A bad index or an illegal action raises IllegalActionError and changes nothing.
         """
         env = self.env
-        env.step(action)
-        self._play_bots()
+        self._act(action)
         return (
             env.observe(self.seat),
             env.rewards[self.seat],
@@ -287,15 +389,23 @@ class SingleAgentEnv:
             self._info(),
         )
 
+    def _act(self, action: ActionChoice) -> None:
+        """`step` without making the observation."""
+        self.env.step(action)
+        self._play_bots()
+
     def _play_bots(self) -> None:
         env = self.env
-        while env.agents and env.agent_selection != self.seat:
-            seat = env.agent_selection
-            env.step(self._bots[seat].choose(env.observe(seat), env.legal_actions(seat)))
+        seat = self.seat
+        while env.menu is not None and env.agent_selection != seat:
+            other = env.agent_selection
+            view = {} if self._blind[other] else env.observe(other)
+            env._bot_step(self._bots[other].choose(view, env.menu.actions))
 
     def _info(self) -> Info:
-        if self.env.agents and self.env.agent_selection == self.seat:
-            return dict(self.env.infos[self.seat])
+        menu = self.env.menu
+        if menu is not None and self.env.agent_selection == self.seat:
+            return {"legal": list(menu.ids), "labels": list(menu.labels)}
         return MultiAgentEnv._no_choice()
 
     def render(self) -> str:

@@ -7,13 +7,16 @@ Importing this module registers one environment per game, `dicehall/Kariki-v0`,
     import dicehall.rl.gymnasium  # registers the games
 
     env = gym.make("dicehall/Kariki-v0", seats=2, opponents="heuristic")
-    envs = gym.make_vec("dicehall/Kariki-v0", num_envs=16)  # a vector env
+    envs = gym.make_vec("dicehall/Kariki-v0", num_envs=1024)  # dicehall.rl.vector's, batched
 
 One seat (`seat`, default 0) learns; the game's bots play the others
 (`opponents`: a bot name from `Game.bots()`, or a list cycled over the other
 seats). The other keyword arguments are `seats`, `render_mode` ("ansi" or
-"human"), `max_steps` (decisions, by default the game's `length_cap`),
-`illegal` and the game's options.
+"human"; any other mode, such as the "rgb_array" that Stable-Baselines3's
+`make_vec_env` asks for, is warned about as Gymnasium's `make` does, and
+the environment renders nothing: `render_mode` None), `max_steps`
+(decisions, by default the game's `length_cap`), `illegal` and the game's
+options.
 
 - The observation is the seat's observation tensor (float32 `Box` with the
   game's declared bounds); the action is a fixed action id,
@@ -49,7 +52,7 @@ import numpy as np
 from dicehall.core.errors import IllegalActionError, OptionError
 from dicehall.games import game_class, game_ids
 from dicehall.rl.env import SingleAgentEnv
-from dicehall.rl.spaces import action_mask_array, observation_box
+from dicehall.rl.spaces import Observer, action_mask_array, menu_mask, observation_box
 
 ILLEGAL_CHOICES = ("default", "raise")
 
@@ -71,7 +74,14 @@ class DicehallGymEnv(gym.Env[np.ndarray[Any, Any], np.int64]):
         **options: object,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be ansi, human or None; got {render_mode!r}")
+            # as Gymnasium's own `make` does, a warning: Stable-Baselines3's make_vec_env
+            # asks every environment for "rgb_array", which a text game has no picture for
+            gym.logger.warn(
+                f"dicehall environments render text: render_mode={render_mode!r} is not in "
+                f"the possible render_modes ({self.metadata['render_modes']}): the "
+                "environment renders nothing (render_mode None)"
+            )
+            render_mode = None
         if illegal not in ILLEGAL_CHOICES:
             raise OptionError(
                 f"illegal must be one of {', '.join(ILLEGAL_CHOICES)}; got {illegal!r}"
@@ -86,14 +96,16 @@ class DicehallGymEnv(gym.Env[np.ndarray[Any, Any], np.int64]):
         self.action_space = gym.spaces.Discrete(self.game.num_actions)
         self._legal: list[int] = []
         self._formal = False
+        self._observe = Observer(self.game)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        _, info = self.core.reset(seed=seed)
-        self._formal = not info["legal"]
-        self._legal = [0] if self._formal else list(info["legal"])
+        self.core._start(seed, None)
+        menu = self.core.env.menu
+        self._formal = menu is None
+        self._legal = [0] if menu is None else menu.ids
         return self._observation(), self._info(decided_by_dice=self._formal)
 
     def step(
@@ -105,37 +117,42 @@ class DicehallGymEnv(gym.Env[np.ndarray[Any, Any], np.int64]):
             raise IllegalActionError(
                 f"action id {chosen} is not legal now; the legal ids are {self._legal}"
             )
+        env = self.core.env
         if self._formal:
             self._formal = False
             self._legal = []
-            reward = float(self.core.env.state.result().net[self.seat])
+            reward = float(env.state.result().net[self.seat])
             return self._observation(), reward, True, False, self._info(illegal=illegal)
-        state = self.core.env.state
-        move: object = state.default_action(self.seat) if illegal else chosen
-        _, reward, terminated, truncated, info = self.core.step(move)  # type: ignore[arg-type]
-        self._legal = list(info["legal"])
+        move: object = env.state.default_action(self.seat) if illegal else chosen
+        self.core._act(move)  # type: ignore[arg-type]
+        menu = env.menu
+        self._legal = menu.ids if menu is not None and env.agent_selection == self.seat else []
+        seat = self.seat
         return (
             self._observation(),
-            float(reward),
-            terminated,
-            truncated,
+            float(env.rewards[seat]),
+            env.terminations[seat],
+            env.truncations[seat],
             self._info(illegal=illegal),
         )
 
     def _observation(self) -> np.ndarray[Any, Any]:
-        return np.asarray(self.core.env.observation_tensor(self.seat), dtype=np.float32)
+        return self._observe(self.core.env, self.seat)
 
     def _info(self, **flags: bool) -> dict[str, Any]:
-        info: dict[str, Any] = {
-            "action_mask": action_mask_array(self.game, self._legal),
-            "legal": list(self._legal),
-        }
+        info: dict[str, Any] = {"action_mask": self._mask(), "legal": list(self._legal)}
         info.update({k: v for k, v in flags.items() if v})
         return info
 
+    def _mask(self) -> np.ndarray[Any, Any]:
+        menu = self.core.env.menu
+        if self._legal and menu is not None and self._legal is menu.ids:
+            return menu_mask(self.game, menu)
+        return action_mask_array(self.game, self._legal)
+
     def action_masks(self) -> np.ndarray[Any, Any]:
         """The legal action ids as booleans, for sb3-contrib's MaskablePPO."""
-        return action_mask_array(self.game, self._legal).astype(bool)
+        return self._mask().astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -163,6 +180,7 @@ def register_all() -> None:
             gym.register(
                 id=name,
                 entry_point="dicehall.rl.gymnasium:DicehallGymEnv",
+                vector_entry_point="dicehall.rl.vector:DicehallVectorEnv",
                 kwargs={"game": game},
             )
 

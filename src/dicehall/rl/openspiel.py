@@ -27,6 +27,11 @@ Every step delegates to the core:
   the public observation, they are the spectator's view; the information
   state string and tensor are the seat's perfect-recall record
   (`dicehall.core.recall`);
+- a game that the dice alone decide before anyone acts (most Toplshteyner
+  games at four seats) gets one formal decision of player 0, only action 0
+  legal, changing nothing, as in the PettingZoo and Gymnasium adapters:
+  OpenSpiel's `rl_environment` throws the opening dice in `reset()` and
+  needs somebody to act after them;
 - returns are each seat's net (`Result.net`) at the end; the declared
   utility bounds are the game's (`Game.utility_bounds`) and the game is
   zero-sum;
@@ -59,6 +64,7 @@ PREFIX = "python_dicehall_"
 
 
 def short_name(game_id: str) -> str:
+    """The name a game is registered under in pyspiel: prefixed, as OpenSpiel's Python games are."""
     return PREFIX + game_id
 
 
@@ -77,6 +83,7 @@ def seat_options(game_id: str) -> dict[str, str]:
 
 
 def to_parameters(game: Game) -> dict[str, OptionValue]:
+    """A configured game's options as OpenSpiel parameters (seat-or-word options as ints)."""
     words = seat_options(game.id)
     return {
         name: (-1 if value == words[name] else int(value)) if name in words else value
@@ -85,6 +92,7 @@ def to_parameters(game: Game) -> dict[str, OptionValue]:
 
 
 def from_parameters(game_id: str, params: dict[str, Any]) -> dict[str, Any]:
+    """OpenSpiel parameters back as dicehall options: the inverse of `to_parameters`."""
     words = seat_options(game_id)
     return {
         name: (words[name] if int(value) < 0 else str(value)) if name in words else value
@@ -163,6 +171,21 @@ class DicehallState(pyspiel.State):  # type: ignore[misc]
         self.core_game = game.core
         self.recall = recall if recall is not None else Recall(game.core)
         self.steps = 0
+        self.decisions = 0
+        """Decisions taken so far, the formal one (below) included."""
+
+    def _formal(self) -> bool:
+        """Whether this is the formal decision of a game the dice alone decided.
+
+        OpenSpiel's `rl_environment` throws the opening dice in `reset()` and
+        then asks for the player to act: a game over by then (most
+        Toplshteyner games at four seats) had nobody to act. As in the
+        PettingZoo and Gymnasium adapters, such a game is kept, so the
+        distribution of games is the rules' own: player 0 gets one decision in
+        which only action 0 is legal and which changes nothing; the game is
+        terminal after it, with the seats' nets.
+        """
+        return self.decisions == 0 and self.recall.state.is_over()
 
     # --- OpenSpiel's state API -------------------------------------------------------
 
@@ -172,9 +195,13 @@ class DicehallState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.TERMINAL)
         if state.is_chance():
             return int(pyspiel.PlayerId.CHANCE)
+        if self._formal():
+            return 0
         return min(state.actors())
 
     def _legal_actions(self, player: int) -> list[int]:
+        if self._formal():
+            return [0] if player == 0 else []
         return self.recall.state.legal_action_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -192,8 +219,11 @@ class DicehallState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         if self.recall.state.is_chance():
             self.recall.apply_chance(self._faces(int(action)))
+        elif self._formal():
+            self.decisions += 1  # changes nothing else: the dice decided the game
         else:
             self.recall.apply(min(self.recall.state.actors()), int(action))
+            self.decisions += 1
         self.steps += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -201,14 +231,18 @@ class DicehallState(pyspiel.State):  # type: ignore[misc]
             if self.recall.state.is_chance():
                 return "throw " + "-".join(map(str, self._faces(int(action))))
             return f"throw #{action}"
+        if self._formal():
+            return "the dice decided the game"
         return self.core_game.action_label(self.core_game.action_of(action))
 
     def is_terminal(self) -> bool:
-        return self.recall.state.is_over() or self.steps >= self.core_game.encoding.length_cap
+        if self.steps >= self.core_game.encoding.length_cap:
+            return True
+        return self.recall.state.is_over() and not self._formal()
 
     def returns(self) -> list[float]:
-        if not self.recall.state.is_over():
-            return [0.0] * self.core_game.seats  # running, or truncated at the cap
+        if not self.recall.state.is_over() or self._formal():
+            return [0.0] * self.core_game.seats  # running, truncated at the cap, or formal
         return [float(x) for x in self.recall.state.result().net]
 
     def resample_from_infostate(self, player: int, sampler: Any) -> DicehallState:
@@ -226,6 +260,7 @@ class DicehallState(pyspiel.State):  # type: ignore[misc]
         new.core_game = self.core_game
         new.recall = self.recall.clone()
         new.steps = self.steps
+        new.decisions = self.decisions
         return new
 
 

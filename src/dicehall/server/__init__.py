@@ -1,26 +1,35 @@
-"""Online tables: the game server (REST + WebSocket), its database and fair dice.
+r"""Online tables: the game server (REST + WebSocket), its database and fair dice.
 
-app.py       create_app: the FastAPI application
-api.py       the REST endpoints under /api
-sockets.py   the WebSocket protocol at /ws/tables/{id}
-hall.py      every table the server holds: create, join, rematch, resume
-live.py      one table in play: steps, persistence, bots, timers, broadcasts
-store.py     the database (SQLAlchemy Core): table rows and ordered steps
-fairness.py  fair dice (sealed and seed tables) and the verify report
-catalog.py   the games a server offers
-limits.py    how much one client may create and join
-accounts.py  player accounts and sessions; account_api.py their endpoints
-results.py   finished games by seat, and OpenSkill ratings of rated tables
-profiles.py  players' pages, leaderboards, a game's record
-migrations/  the database schema's Alembic revisions
-commands.py  `dicehall serve` and `dicehall verify`
-server_settings.py  the server's settings: DICEHALL_* variables, config file, flags
-ops.py       health, readiness and Prometheus metrics
+Its modules are grouped by concern, and imports run one way, down this picture: a
+group imports only the groups below it, never one above or beside it (no import
+circle anywhere, not even through an import inside a function), and each group's
+__init__.py imports nothing.
+
+              http/
+             /     \
+       people/     cluster/
+             \     /
+             tables/
+                |
+              ops/
+
+http/        the app (create_app), REST under /api, the WebSocket at /ws, health and
+             metrics, `dicehall serve` and `dicehall verify`
+people/      accounts, finished games and their ratings, players' pages
 cluster/     several processes on one site (--redis): leases, the bus, forwarding
+tables/      one table in play, the hall, the store, fair dice, chat, presence, quick
+             match, bots from outside, the bot ladder, replay
+ops/         the process: its settings, per-client limits, worker pools, odds and
+             advice, the JSON it writes
+migrations/  the schema's Alembic revisions, beside the groups: tables/store.py runs
+             `migrations.upgrade` (which imports nothing of dicehall), and the env.py
+             that Alembic runs reads every group's tables through schema.py
+web/         the browser page (JS, CSS, HTML; no Python), served at /
 
-The web stack (FastAPI, uvicorn, SQLAlchemy) comes with the `server` extra, so
-nothing here imports it until `create_app` is asked for: `dicehall verify`
-uses fairness.py alone and works without the extra.
+Each group's __init__.py lists its modules and says what it may import. The web
+stack (FastAPI, uvicorn, SQLAlchemy) comes with the `server` extra, so nothing here
+imports it until `create_app` is asked for: `dicehall verify` uses
+tables/fairness.py alone and works without the extra.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ import importlib.util
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from dicehall.server.app import create_app
+    from dicehall.server.http.app import create_app
 
 __all__ = ["SERVER_MODULES", "create_app", "missing_modules"]
 
@@ -56,7 +65,7 @@ def missing_modules() -> list[str]:
 
 def __getattr__(name: str) -> Any:
     if name == "create_app":
-        from dicehall.server.app import create_app
+        from dicehall.server.http.app import create_app
 
         return create_app
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,6 +10,6 @@
 
 The engine is game-agnostic: it reaches games only through `State` methods.
 A game too large to enumerate is decomposed exactly by its own glue (for
-Kariki, `dicehall.games.kariki.rounds`), which builds small trees with this
-engine and composes their values. See docs/strategy.md.
+Kariki, `dicehall.games.kariki.solver.model`), which builds small trees with this
+engine and composes their values. See docs/researchers/index.md.
 """

@@ -30,6 +30,8 @@ Progress = Callable[[int, float | None], None]
 
 @dataclass
 class Solution:
+    """What a CFR+ run returns: the average strategy and how far from an equilibrium it is."""
+
     policy: FloatArray
     """The average strategy, B x policy indices."""
     iterations: int

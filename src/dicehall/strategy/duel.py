@@ -28,6 +28,9 @@ from dicehall.core.table import play_game
 
 @dataclass
 class BotScore:
+    """One bot's showing in a duel: its win rate per seat held, with the 95% interval that
+    says whether it beats the fair share."""
+
     win_rate: float
     ci95: tuple[float, float]
     net_per_game: float
@@ -35,6 +38,8 @@ class BotScore:
 
 @dataclass
 class DuelResult:
+    """A whole duel: every bot's score, and what `dicehall duel --json` prints."""
+
     game: str
     seats: int
     games: int

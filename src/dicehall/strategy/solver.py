@@ -2,8 +2,8 @@
 
 A game that can be solved returns a `GameSolver` from `Game.solver()`; the
 commands know nothing else about it. Kariki's is in
-`dicehall.games.kariki.solving`; it decomposes the game exactly into
-subgames the engine solves (docs/strategy.md).
+`dicehall.games.kariki.solver.commands`; it decomposes the game exactly into
+subgames the engine solves (docs/researchers/index.md).
 """
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ from dicehall.cluster import Runner
 
 @dataclass
 class SolveReport:
+    """What `dicehall solve` reports: how far it went, how exploitable the result is, and
+    where it was saved."""
+
     iterations: int
     """CFR+ iterations (per subgame, for a decomposed game: the most any took)."""
     exploitability: float
@@ -32,6 +35,9 @@ class SolveReport:
 
 
 class GameSolver(Protocol):
+    """What a game offers `dicehall solve` and `dicehall exploitability` (from
+    `Game.solver()`), so that the commands need know no game."""
+
     unit: str
     """What exploitability is measured in ("win probability", "chips")."""
 

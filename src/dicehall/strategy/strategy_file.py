@@ -52,6 +52,9 @@ class StrategyFileError(DicehallError):
 
 @dataclass
 class StrategyFile:
+    """A solved policy and what it was solved for, so that a file is never read for another
+    game or other options."""
+
     game: str
     seats: int
     options: dict[str, Any]
@@ -90,15 +93,51 @@ class StrategyFile:
                 )
 
 
-def save(path: Path, strategy: StrategyFile) -> None:
+def save(path: Path, strategy: StrategyFile, lzma: bool = False) -> None:
+    """Write a strategy as a compressed `.npz` with its JSON header and checksum (no pickles).
+
+    With `lzma` the archive's members are LZMA-compressed rather than deflated:
+    a third smaller for Tao Dice's shipped policy, read back by `load` (NumPy's
+    `np.load` reads any zip member Python's `zipfile` does) in about twice the time.
+    """
     import numpy as np
 
     header = {**strategy.header(), "checksum": strategy.checksum()}
     blob = np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as f:
-        arrays: dict[str, Any] = {HEADER: blob, **strategy.arrays}
-        np.savez_compressed(f, allow_pickle=False, **arrays)
+    arrays: dict[str, Any] = {HEADER: blob, **strategy.arrays}
+    if not lzma:
+        with path.open("wb") as f:
+            np.savez_compressed(f, allow_pickle=False, **arrays)
+        return
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_LZMA) as archive:
+        for name, array in arrays.items():
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
+
+
+def file_sha256(path: Path) -> str:
+    """The file's SHA-256, read in blocks: a shipped strategy is checked against the digest
+    recorded beside it before it is trusted."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def check_shipped(path: Path, sha256: str) -> None:
+    """Refuse a file shipped in the package whose bytes are not the ones measured and
+    documented (a damaged install, or a file edited or swapped behind the docs' back)."""
+    try:
+        found = file_sha256(path)
+    except OSError as e:
+        raise StrategyFileError(f"cannot read the shipped file {path}: {e}") from None
+    if found != sha256:
+        raise StrategyFileError(
+            f"the shipped file {path} fails its SHA-256 checksum (expected {sha256[:16]}..., "
+            f"found {found[:16]}...): the install is damaged; reinstall dicehall"
+        )
 
 
 def load(

@@ -112,7 +112,11 @@ def postgres_service() -> Iterator[str | None]:
 class Server:
     """One `dicehall serve` process of the site."""
 
-    def __init__(self, db: str, redis: str, log: Path) -> None:
+    def __init__(
+        self, db: str, redis: str | None, log: Path, env: dict[str, str] | None = None
+    ) -> None:
+        """`env`: settings of this test's own (DICEHALL_*), over the lifted limits below;
+        no `redis`: a single server."""
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.log = log
@@ -125,8 +129,11 @@ class Server:
             "DICEHALL_MESSAGE_RATE": "1000",
             "DICEHALL_MESSAGE_BURST": "1000",
             "DICEHALL_COMPUTE_IN_PROCESSES": "false",
+            **(env or {}),
         }
-        args = ["serve", "--db", db, "--redis", redis, "--port", str(self.port)]
+        args = ["serve", "--db", db, "--port", str(self.port)]
+        if redis is not None:
+            args += ["--redis", redis]
         with open(log, "ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", "from dicehall.cli import main; main()", *args],
@@ -172,7 +179,9 @@ class Server:
 
 
 @contextlib.contextmanager
-def site(db: str, redis: str, n: int, folder: Path) -> Iterator[list[Server]]:
+def site(
+    db: str, redis: str, n: int, folder: Path, env: dict[str, str] | None = None
+) -> Iterator[list[Server]]:
     """n processes on a wiped database and Redis, all ready; stopped after."""
     from redis import Redis
     from sqlalchemy import create_engine, text
@@ -188,7 +197,7 @@ def site(db: str, redis: str, n: int, folder: Path) -> Iterator[list[Server]]:
     servers: list[Server] = []
     try:
         for i in range(n):
-            servers.append(Server(db, redis, folder / f"server{i}.log"))
+            servers.append(Server(db, redis, folder / f"server{i}.log", env))
         for s in servers:
             s.wait_ready()
         try:

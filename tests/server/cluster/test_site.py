@@ -22,7 +22,7 @@ from sqlalchemy import create_engine, select
 
 from dicehall.core.transcript import replay
 from dicehall.games import make_game
-from dicehall.server.store import steps as steps_table
+from dicehall.server.tables.store import steps as steps_table
 from tests.server.cluster.site import NetConn, Server, closed, site
 from tests.server.helpers import Secrets, check_messages, drive, openings_of
 
@@ -56,7 +56,7 @@ def test_a_site_of_three_processes(servers: list[Server], pg_site_url: str) -> N
 
 
 def secrets_of(db: str, table_id: str) -> Secrets:
-    from dicehall.server.store import Store
+    from dicehall.server.tables.store import Store
 
     store = Store(db, exclusive=False)
     try:
@@ -157,7 +157,7 @@ def full_game_with_seats_on_every_process(
 def a_single_server_does_not_start_beside_a_site(pg_site_url: str) -> None:
     """The site's processes hold the database's server lock shared; a server without
     --redis wants it alone and stops at once, as beside another single server."""
-    from dicehall.server.store import DatabaseInUse, Store
+    from dicehall.server.tables.store import DatabaseInUse, Store
 
     with pytest.raises(DatabaseInUse, match="another dicehall server is using the database"):
         Store(pg_site_url)
@@ -244,7 +244,7 @@ def killed_owner_then_stopped_owner(servers: list[Server], pg_site_url: str) -> 
 def quick_match_and_bot_seats_across_the_site(servers: list[Server], pg_site_url: str) -> None:
     """A quick match and a bot's seat request reach a process that does not hold the
     table waiting for them: they are seated there all the same, not at a new table."""
-    from dicehall.server.outside_bots import BotTokens
+    from dicehall.server.tables.outside_bots import BotTokens
 
     def post(server: Server, path: str, body: dict[str, Any], **kw: Any) -> dict[str, Any]:
         answer = httpx.post(f"{server.url}{path}", json=body, timeout=20, **kw)

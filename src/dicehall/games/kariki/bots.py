@@ -80,6 +80,17 @@ TRUST = tuple(_trust_table(step / TRUST_STEPS) for step in range(TRUST_STEPS + 1
 FAIL_TO_BEAT = tuple(1.0 - float(beat_chance(c)) for c in range(KARIKI))
 
 
+def next_in(view: View, seat: int) -> int:
+    """The next seat still in, in the direction of play (C2), as a seat's view shows it."""
+    step = 1 if view["direction"] != "right" else -1
+    out = view["out"]
+    n = len(out)
+    seat = (seat + step) % n
+    while out[seat]:
+        seat = (seat + step) % n
+    return seat
+
+
 class HeuristicBot:
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
         self.seat = seat
@@ -142,7 +153,7 @@ class HeuristicBot:
             fail = FAIL_TO_BEAT[claim] - 2 / 36  # a Kariki never costs the roller
             costs.append((fail if claim == DOUBLE_SIXES else fail * PULL_RATE, ROLL))
         if PASS in legal:
-            nxt = self._next_in(view, self.seat)
+            nxt = next_in(view, self.seat)
             rate = THROWER_PULL_RATE if nxt == view["roller"] else PULL_RATE
             costs.append(((1.0 - true) * rate, PASS))
         return min(costs, key=lambda cost: cost[0])[1]
@@ -156,13 +167,3 @@ class HeuristicBot:
             berries_out - berries[s] for s in range(len(out)) if not out[s] and s != self.seat
         )
         return 1 / (1 + others) >= 0.5
-
-    @staticmethod
-    def _next_in(view: View, seat: int) -> int:
-        step = 1 if view["direction"] == "left" else -1
-        out = view["out"]
-        n = len(out)
-        seat = (seat + step) % n
-        while out[seat]:
-            seat = (seat + step) % n
-        return seat

@@ -4,7 +4,8 @@ Action ids, for every seat count and option: 0-13 claim a rank, Four to
 Double Sixes (rank order, K2); 14 roll higher, 15 pull, 16 pass; 17 left,
 18 right; 19 buy the emergency berry, 20 go out (K9).
 
-The observation is built from the seat's view alone. Per-seat segments are
+The observation is built from the seat's view alone (`fill` writes the same
+numbers straight from the state, for the adapters). Per-seat segments are
 turned so that the observing seat comes first, then the seats after it in
 seat order; a seat in a one-hot segment is counted the same way. Money is
 counted in buy-ins. `game.encoding.layout.markdown()` prints the layout.
@@ -20,6 +21,7 @@ steps, which a roll-off reaches with probability below 6**-400.
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
 from typing import TYPE_CHECKING
 
 from dicehall.core.encoding import (
@@ -27,6 +29,7 @@ from dicehall.core.encoding import (
     Encoding,
     Layout,
     View,
+    clip,
     put_flags,
     put_number,
     put_one_hot,
@@ -35,21 +38,28 @@ from dicehall.core.encoding import (
 )
 from dicehall.games.kariki.rules import (
     BUY,
+    CLAIM,
     CLAIM_ACTIONS,
     DECLINE,
+    DIRECTION,
+    EMERGENCY,
     KARIKI,
     LEFT,
+    OVER,
     PASS,
     PHASE_NAMES,
     PULL,
     RANK,
     RANK_IDS,
+    RESPOND,
     RIGHT,
     ROLL,
+    ROLL_OFF,
+    THROW,
 )
 
 if TYPE_CHECKING:
-    from dicehall.games.kariki.rules import Kariki
+    from dicehall.games.kariki.rules import Kariki, KarikiState
 
 ACTIONS = (*CLAIM_ACTIONS, ROLL, PULL, PASS, LEFT, RIGHT, BUY, DECLINE)
 CLAIMS = KARIKI  # 14 claimable ranks
@@ -151,6 +161,125 @@ def encoding(game: Kariki) -> Encoding:
                 put_one_hot(t, winners, relative(seat, me, n))
         return t
 
+    # where each segment starts, for `fill`
+    berries_at = berries.start
+    crowns_at = crowns.start
+    slashes_at = slashes.start
+    gone_at = gone.start
+    used_at = used.start
+    paid_at = paid.start
+    claim_at = claim.start
+    contenders_at = contenders.start
+    deciding_at = deciding.start
+    die1_at = die1.start
+    die2_at = die2.start
+    direction_at = direction.start
+    may_at = may.start
+    owner_at = owner.start
+    passed_at = passed.start
+    phase_at = phase.start
+    pot_at = pot.start
+    previous_at = previous.start
+    price_at = price.start
+    responder_at = responder.start
+    roll_off_at = roll_off.start
+    roller_at = roller.start
+    shown_berry_at = shown_berry.start
+    shown_claim_at = shown_claim.start
+    shown_how_at = shown_how.start
+    shown_puller_at = shown_puller.start
+    shown_rank_at = shown_rank.start
+    shown_thrower_at = shown_thrower.start
+    winners_at = winners.start
+    your_rank_at = your_rank.start
+
+    orders = [tuple(enumerate(rotated(range(n), me))) for me in range(n)]
+    pot_max_f, out_f = float(pot_max), float(out)
+
+    def fill(state: KarikiState, me: int, t: MutableSequence[float]) -> None:
+        """`encode(state.view(me))` written straight from the state (`Encoding.fill`).
+
+        Zeros are already in place, so only the other entries are written.
+        """
+        s_phase = state.phase
+        t[phase_at + s_phase] = 1.0
+        t[pot_at] = clip(state.pot / buy_in, pot)
+        s_berries, s_crowns, s_slashes = state.berries, state.crowns, state.slashes
+        s_out, s_used, s_paid = state.out, state.emergency_used, state.paid
+        for i, s in orders[me]:
+            value = s_berries[s]
+            if value:
+                t[berries_at + i] = (
+                    float(value) if 0 <= value <= out else 0.0 if value < 0 else out_f
+                )
+            value = s_crowns[s] % 3
+            if value:
+                t[crowns_at + i] = float(value)
+            value = s_slashes[s] % 3
+            if value:
+                t[slashes_at + i] = float(value)
+            if s_out[s]:
+                t[gone_at + i] = 1.0
+            if s_used[s]:
+                t[used_at + i] = 1.0
+            value = s_paid[s] / buy_in
+            if value:
+                t[paid_at + i] = value if 0 <= value <= pot_max else 0.0 if value < 0 else pot_max_f
+        if s_phase != ROLL_OFF and s_phase != DIRECTION:
+            t[direction_at + (0 if state.step == 1 else 1)] = 1.0
+        if state.roller >= 0:
+            t[roller_at + (state.roller - me) % n] = 1.0
+        in_play = s_phase in (THROW, CLAIM, RESPOND)
+        s_claim = state.claim
+        if in_play and s_claim >= 0:
+            if s_claim < CLAIMS:
+                t[claim_at + s_claim] = 1.0
+            t[owner_at + (state.owner - me) % n] = 1.0
+        if s_phase == RESPOND:
+            if 0 <= state.previous_claim < CLAIMS:
+                t[previous_at + state.previous_claim] = 1.0
+            t[responder_at + (state.responder - me) % n] = 1.0
+            for seat in state.passed:
+                t[passed_at + (seat - me) % n] = 1.0
+            legal = state.legal_actions(state.responder)
+            if ROLL in legal:
+                t[may_at] = 1.0
+            if PASS in legal:
+                t[may_at + 1] = 1.0
+        if s_phase in (CLAIM, RESPOND) and me == state.roller:
+            a, b = state.die1, state.die2
+            if 1 <= a <= 6:
+                t[die1_at + a - 1] = 1.0
+            if 1 <= b <= 6:
+                t[die2_at + b - 1] = 1.0
+            rank = RANK[a][b]
+            if 0 <= rank < RANKS:
+                t[your_rank_at + rank] = 1.0
+        shown = state.last_shown
+        if shown is not None:
+            a, b, thrower, how, shown_on, _, puller, berry_to = shown
+            t[shown_how_at + (0 if how == "kariki" else 1)] = 1.0
+            t[shown_rank_at + RANK[a][b]] = 1.0
+            if 0 <= shown_on < CLAIMS:
+                t[shown_claim_at + shown_on] = 1.0
+            t[shown_thrower_at + (thrower - me) % n] = 1.0
+            if puller is not None:
+                t[shown_puller_at + (puller - me) % n] = 1.0
+            t[shown_berry_at + (berry_to - me) % n] = 1.0
+        if s_phase == ROLL_OFF:
+            for seat in state.roll_off_seats:
+                t[contenders_at + (seat - me) % n] = 1.0
+            faces = state.roll_off_faces
+            for i in range(n):
+                face = faces[(me + i) % n] or 0
+                t[roll_off_at + i] = float(face if 0 <= face <= 6 else 0 if face < 0 else 6)
+        elif s_phase == EMERGENCY:
+            t[deciding_at + (state.pending_out[0] - me) % n] = 1.0
+            t[price_at] = clip(state.pot / buy_in, price)
+        elif s_phase == OVER:
+            for seat in state.result().winners:
+                t[winners_at + (seat - me) % n] = 1.0
+
     claims = min(CLAIMS, int(options["throws"]) or CLAIMS)  # claims rise strictly (K4)
     round_steps = claims * (n + 3) + 1 + n  # claims, passes, roll or pull, the last throw; K9
     rounds = 1 if one_round else n * (out + 1)
@@ -171,4 +300,5 @@ def encoding(game: Kariki) -> Encoding:
         length_cap=after_roll_off if bounded else after_roll_off + ROLL_OFF_ALLOWANCE,
         max_chance_outcomes=36,
         unbounded="" if bounded else "the roll-off (C5): tied throws go on until one is highest",
+        fill=fill,
     )

@@ -33,7 +33,7 @@ Interpretations where the rulings leave room:
   table that claimed the truth for an absent roller would tell everyone the
   rank of the hidden dice (C6).
 
-Research variants (options, off by default; docs/agents.md): `berries`
+Research variants (options, off by default; docs/researchers/environments.md): `berries`
 sets the dingle berries that put a player out (1 to 5, in the poo one
 before); `one_round` ends the game when the first round's berry is given,
 its receiver paying one buy-in to every other player (no emergency berry is
@@ -81,11 +81,7 @@ from typing import Any, SupportsIndex
 from mypy_extensions import mypyc_attr
 
 from dicehall.core import D6, Game, Option, OptionError, Result, State, View
-from dicehall.core.bots import BotFactory
 from dicehall.core.chance import Faces, Throw
-from dicehall.core.encoding import Encoding
-from dicehall.core.game import no_odds_parameters
-from dicehall.core.odds import OddsTable
 from dicehall.core.words import seat_list
 
 # --- ranks (K2) -----------------------------------------------------------------
@@ -184,26 +180,44 @@ class Kariki(Game):
             "K5 pull: 'exact' catches any claim that differs from the dice; "
             "'at-least' catches only dice ranking below the claim",
             choices=("exact", "at-least"),
+            label="Pull catches",
+            choice_words=(
+                "any claim that differs from the dice",
+                "only a claim above the dice (pull on 'at least')",
+            ),
         ),
         Option(
             "after_kariki",
             "roller",
             "K3: who begins the fresh roll after a Kariki: the 'roller' or the 'berry' receiver",
             choices=("roller", "berry"),
+            label="After a Kariki, the fresh roll begins with",
+            choice_words=("the roller", "the player who got the berry"),
         ),
         Option(
             "high_rollers",
             False,
             "K9: a player about to go out may once buy an emergency berry for the pot's sum",
+            label="High rollers",
         ),
         Option(
             "slashes",
             True,
-            "K8: a seat whose turn timer runs out gets a slash, three make a berry "
-            "(turn timers are the table's setting, off by default)",
+            "K8: a seat whose turn timer runs out gets a slash, three make a berry (the turn "
+            "timer is the table's: 60 s at a listed table unless its host sets another, none "
+            "at a private table unless set; none in the terminal)",
+            label="Slashes for running out of time",
         ),
-        Option("buy_in", 1, "K1: stakes each player pays into the pot", minimum=1, maximum=1000),
-        # Research variants: small games that exact methods reach (docs/agents.md).
+        Option(
+            "buy_in",
+            1,
+            "K1: stakes each player pays into the pot",
+            minimum=1,
+            maximum=1000,
+            label="Buy-in (stakes)",
+        ),
+        # Research variants: small games that exact methods reach
+        # (docs/researchers/environments.md).
         Option(
             "berries",
             BERRIES_OUT,
@@ -211,18 +225,28 @@ class Kariki(Game):
             "one before)",
             minimum=1,
             maximum=BERRIES_OUT,
+            label="Berries that put a player out",
+            advanced=True,
         ),
         Option(
             "one_round",
             False,
             "research variant: the game ends when the first round's berry is given; its "
             "receiver pays one buy-in to every other player",
+            label="One round only",
+            advanced=True,
         ),
         Option(
             "first_roller",
             "roll-off",
             "research variant of K1: a fixed first roller (a seat number) instead of the roll-off",
             choices=("roll-off", *(str(seat) for seat in range(10))),
+            allowed_words="roll-off or a seat number from 0 (the first seat) to one less than "
+            "the seats",
+            label="First roller",
+            choice_words=("roll for it", *(f"seat {seat + 1}" for seat in range(10))),
+            advanced=True,
+            seat_choice="roll-off",
         ),
         Option(
             "throws",
@@ -231,6 +255,8 @@ class Kariki(Game):
             "once they are used up nobody may roll higher",
             minimum=0,
             maximum=14,
+            label="Throws allowed a round (0: no limit)",
+            advanced=True,
         ),
     )
     summary = "Claim what is under the mug, roll higher, pull or pass; five berries and out."
@@ -278,39 +304,6 @@ Kariki, 2-10 players, two dice and a mug (K1-K10).
 
     def new_state(self, record: bool = False) -> KarikiState:
         return KarikiState(self, record)
-
-    def make_encoding(self) -> Encoding:
-        from dicehall.games.kariki.encoding import encoding
-
-        return encoding(self)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        from dicehall.core.bots import RandomBot
-        from dicehall.games.kariki.bots import HeuristicBot
-
-        return {"heuristic": HeuristicBot, "random": RandomBot}
-
-    def render(self, view: View, names: Sequence[str]) -> Any:
-        from dicehall.games.kariki.render import render_view
-
-        return render_view(view, names)
-
-    def action_label(self, action: Mapping[str, Any]) -> str:
-        from dicehall.games.kariki.render import action_label
-
-        return action_label(action)
-
-    @classmethod
-    def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
-        from dicehall.games.kariki.odds import odds_tables
-
-        no_odds_parameters(cls.id, query)
-        return odds_tables()
-
-    def advice(self, view: View, legal: Sequence[Mapping[str, Any]]) -> OddsTable | None:
-        from dicehall.games.kariki.odds import advice
-
-        return advice(view, legal, at_least=self.options["pull"] == "at-least")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -6,6 +6,8 @@ enumerated exactly. It raises when its equity clearly beats an equal share,
 calls when the pot pays for the risk, and pays with a white stone exactly
 when rerolling the stage's dice would raise its equity (keeping the other
 white stones for later). Antes are paid in black: a white ante buys nothing.
+Its odds are of the real dice, so it refuses the research variants that
+shrink them (`hidden_faces`, `shown_faces`).
 """
 
 from __future__ import annotations
@@ -15,15 +17,26 @@ from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from dicehall.core import Action, Game, View
+from dicehall.core import Action, Game, OptionError, View
 from dicehall.games.tao.odds import Position, equity, position
 
 RAISE_MARGIN = 1.3
 """Raise when equity exceeds this many times an equal share of the pot."""
 
 
+def refuse_small_dice(game: Game, bot: str) -> None:
+    """Raise OptionError if `game` shrinks the dice: the bots' odds are of 2d6 and a d12."""
+    small = getattr(game, "small_dice", lambda: "")()
+    if small:
+        raise OptionError(
+            f"Tao Dice's {bot} bot reckons with two d6 and a d12, so it does not play the "
+            f"research variant {small}; the random bot does"
+        )
+
+
 class HeuristicBot:
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
+        refuse_small_dice(game, "heuristic")
         self.seat = seat
         self.rng = rng
 
@@ -42,7 +55,7 @@ def equity_choice(
     """The heuristic's bet from its showdown position, the pot and what a bid costs it.
 
     Pure, so that a bot reading the bets can ask what an equity bettor would
-    have done with each hand (`reading.py`).
+    have done with each hand (`solver/reading.py`).
     """
     keep, reroll = equities(where.two_d6, where.d12, where.opponents, stage)
     return bet_by_equity(keep, reroll, len(where.opponents), legal, pot, cost)

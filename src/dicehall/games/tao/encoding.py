@@ -3,7 +3,8 @@
 Action ids, for every seat count and option: 0-3 ante with 0-3 white
 stones, 4 pass, 5-8 raise with 0-3 white, 9-12 call with 0-3 white, 13 fold.
 
-The observation is built from the seat's view alone. Per-seat segments are
+The observation is built from the seat's view alone (`fill` writes the same
+numbers straight from the state, for the adapters). Per-seat segments are
 turned so that the observing seat comes first, then the seats after it in
 seat order (clockwise, C2); a seat in a one-hot segment is counted the same
 way. Counters that the rules do not bound (match, round, tie-breaks,
@@ -12,11 +13,17 @@ matches won) are clipped at the segment's top.
 Length: no game length is bounded. Tied showdowns replay (D9) and stones
 can go back and forth for ever, even in one round (`length=round`, the
 research variant) through its tie-breaks. Adapters truncate at
-`length_cap` steps: 200,000 for a whole game, 5,000 for one round.
+`length_cap` steps: 200,000 for a whole game, 5,000 for one round. One
+round with the tie-breaks bounded (`length=round` and `tiebreaks=N`, N from
+0) is bounded: the first player's throw, the antes, then in each of the
+N + 1 betting rounds at most 8n - 2 steps (n throws, at most 2n - 1 bets a
+stage, n rerolls a stage, n d12s), and the lot. Under `tiebreaks` the phase
+segment has one more entry, "lot".
 """
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
 from typing import TYPE_CHECKING
 
 from dicehall.core.encoding import (
@@ -24,6 +31,7 @@ from dicehall.core.encoding import (
     Encoding,
     Layout,
     View,
+    clip,
     put_flags,
     put_number,
     put_one_hot,
@@ -36,25 +44,26 @@ from dicehall.games.tao.rules import (
     BET,
     CALLS,
     FOLD,
+    LOT,
     MAX_BID,
+    NO_DICE,
+    NO_LIMIT,
     OPENER,
     OVER,
     PASS,
     RAISES,
     REROLL,
     START_BLACK,
-    START_STONES,
     START_WHITE,
     THROW,
     THROW_D12,
 )
 
 if TYPE_CHECKING:
-    from dicehall.games.tao.rules import TaoDice
+    from dicehall.games.tao.rules import TaoDice, TaoState
 
 ACTIONS = (*ANTES, PASS, *RAISES, *CALLS, FOLD)
 PHASES = (OPENER, ANTE, THROW, BET, REROLL, THROW_D12, OVER)
-PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
 STATUS_INDEX = {"in": 0, "folded": 1, "sitting out": 2, "out": 3}
 BET_INDEX = {"pass": 0, "raise": 1, "call": 2, "fold": 3}
 
@@ -63,8 +72,11 @@ def encoding(game: TaoDice) -> Encoding:
     n = game.seats
     black_max, white_max = START_BLACK * n, START_WHITE * n
 
+    tiebreaks = int(game.options["tiebreaks"])
+    phases = PHASES if tiebreaks == NO_LIMIT else (*PHASES, LOT)  # default layout unchanged
+    phase_index = {name: i for i, name in enumerate(phases)}
     layout = Layout()
-    phase = layout.one_hot("phase", len(PHASES), "the phase: " + ", ".join(PHASES))
+    phase = layout.one_hot("phase", len(phases), "the phase: " + ", ".join(phases))
     stage = layout.one_hot("stage", 2, "stage one, stage two")
     tiebreak = layout.numbers("tiebreak", 1, 0, 10, "tie-break rounds so far (D9), clipped")
     unit = layout.numbers("m", 1, 1, MAX_BID, "the bid unit (D11)")
@@ -95,7 +107,7 @@ def encoding(game: TaoDice) -> Encoding:
     def encode(view: View) -> list[float]:
         me: int = view["seat"] or 0  # a spectator (None) sees from seat 0
         t = layout.zeros()
-        put_one_hot(t, phase, PHASE_INDEX[view["phase"]])
+        put_one_hot(t, phase, phase_index[view["phase"]])
         put_one_hot(t, stage, view["stage"] - 1)
         put_number(t, tiebreak, view["tiebreak"])
         put_number(t, unit, view["m"])
@@ -139,14 +151,101 @@ def encoding(game: TaoDice) -> Encoding:
         put_one_hot(t, winner, relative(view["winner"], me, n))
         return t
 
+    # where each segment starts, for `fill`
+    won_at, black_at, white_at, status_at = won.start, black.start, white.start, status.start
+    d12_at, bet_at, paid_at, reroll_at = d12.start, bet.start, paid.start, reroll.start
+    orders = [tuple(enumerate(rotated(range(n), me))) for me in range(n)]
+
+    def fill(state: TaoState, me: int, t: MutableSequence[float]) -> None:
+        """`encode(state.view(me))` written straight from the state (`Encoding.fill`).
+
+        Zeros are already in place, so a number whose segment holds 0 is written only
+        when it is not 0.
+        """
+        t[phase.start + phase_index[state.phase]] = 1.0
+        if 0 <= state.stage - 1 < 2:
+            t[stage.start + state.stage - 1] = 1.0
+        t[tiebreak.start] = clip(state.tiebreak, tiebreak)
+        t[unit.start] = clip(state.m, unit)
+        t[match.start] = clip(state.match_no, match)
+        t[round_no.start] = clip(state.round_no, round_no)
+        if state.first_player >= 0:
+            t[first.start + (state.first_player - me) % n] = 1.0
+        if state.opener >= 0:
+            t[opener.start + (state.opener - me) % n] = 1.0
+        if state.raiser >= 0:
+            t[raiser.start + (state.raiser - me) % n] = 1.0
+        if state.token_holder >= 0:
+            t[holder.start + (state.token_holder - me) % n] = 1.0
+            if n != 2 and state.token_gold:
+                t[gold.start] = 1.0
+        if state.pot_black:
+            t[pot_black.start] = clip(state.pot_black, pot_black)
+        if state.pot_white:
+            t[pot_white.start] = clip(state.pot_white, pot_white)
+        s_won, s_black, s_white, s_out = state.matches_won, state.black, state.white, state.out
+        s_in, s_folded, s_d12, s_bet = state.in_round, state.folded, state.d12, state.bet
+        s_paid_black, s_paid_white, s_reroll = state.paid_black, state.paid_white, state.must_reroll
+        winner = state.winner
+        for i, s in orders[me]:
+            if s_won[s]:
+                t[won_at + i] = clip(s_won[s], won)
+            if s_black[s]:
+                t[black_at + i] = clip(s_black[s], black)
+            if s_white[s]:
+                t[white_at + i] = clip(s_white[s], white)
+            if s_out[s]:
+                t[status_at + 4 * i + 3] = 1.0
+            elif s_in[s] or s == winner:
+                t[status_at + 4 * i] = 1.0
+            elif s_folded[s]:
+                t[status_at + 4 * i + 1] = 1.0
+            else:
+                t[status_at + 4 * i + 2] = 1.0
+            if s_d12[s]:
+                t[d12_at + i] = clip(s_d12[s], d12)
+            if s_bet[s]:
+                t[bet_at + 4 * i + BET_INDEX[s_bet[s]]] = 1.0
+            if s_paid_black[s]:
+                t[paid_at + 2 * i] = clip(s_paid_black[s], paid)
+            if s_paid_white[s]:
+                t[paid_at + 2 * i + 1] = clip(s_paid_white[s], paid)
+            if s_reroll[s]:
+                t[reroll_at + i] = 1.0
+        mine = state.dice[me]
+        if mine != NO_DICE:
+            a, b = mine
+            if 0 <= a - 1 < 12:
+                t[dice.start + a - 1] = 1.0
+            if 0 <= 6 + b - 1 < 12:
+                t[dice.start + 6 + b - 1] = 1.0
+            t[total.start] = clip(a + b + (s_d12[me] or 0), total)
+        _, _, shown_players, shown_top = state.showdown
+        if shown_players:
+            for entry in shown_players:
+                where = (entry[0] - me) % n
+                t[shown.start + where] = 1.0
+                t[shown_total.start + where] = clip(entry[4], shown_total)
+            for seat in shown_top:
+                t[top.start + (seat - me) % n] = 1.0
+        if winner >= 0:
+            t[winner_at + (winner - me) % n] = 1.0
+
+    winner_at = winner.start
     one_round = game.options["length"] == "round"
+    bounded = one_round and tiebreaks != NO_LIMIT
+    start = int(game.options["black_stones"]) + int(game.options["white_stones"])  # D1
+    longest = 1 + n + (tiebreaks + 1) * (8 * n - 2) + 1 if bounded else None
     return Encoding(
         actions=ActionVocabulary(ACTIONS),
         layout=layout,
         encode=encode,
-        utility_bounds=(-START_STONES, START_STONES * (n - 1)),
-        max_game_length=None,
-        length_cap=5_000 if one_round else 200_000,
+        utility_bounds=(-start, start * (n - 1)),
+        max_game_length=longest,
+        length_cap=longest or (5_000 if one_round else 200_000),
         max_chance_outcomes=36,
-        unbounded="tied showdowns replay (D9) and stones can change hands for ever",
+        unbounded=""
+        if bounded
+        else "tied showdowns replay (D9) and stones can change hands for ever",
+        fill=fill,
     )

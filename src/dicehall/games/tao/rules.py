@@ -32,6 +32,19 @@ Interpretations where the rulings leave room:
 - Research variant `length=round`: the game is one round (with its
   tie-breaks, D9); whoever takes the pot wins, and `net` counts the stones
   then.
+- Research variant `tiebreaks=N` (default -1: no limit): a round allows N
+  tie-break rounds (D9); a tie at the showdown after the last of them is
+  settled by lot, a chance throw of one die whose faces are the tied
+  seats: the seat it names takes the whole pot (phase "lot"). Each tied
+  player's expected share is the pot over the tied players, the even split,
+  and every outcome moves whole stones, so the game stays zero-sum; the
+  players who folded or sat out lose what they put in, as under D9. With
+  `length=round` this bounds the game, so exact methods can walk it.
+- Research variants `hidden_faces=K` (2-6) and `shown_faces=K` (2-12):
+  the hidden dice and the shown die have faces 1..K; `black_stones` (0-4)
+  and `white_stones` (0-2), at least one stone in all: the stones each
+  player starts a match with (D1), `net` counted from them. They make the
+  game small (docs/researchers/environments.md).
 - Result: `net` is each seat's stones at the end of the final match minus the
   6 it started that match with (zero-sum, in stones); `matches_won` in detail.
 
@@ -72,15 +85,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, Self, SupportsIndex
+from typing import Self, SupportsIndex
 
 from mypy_extensions import mypyc_attr
 
 from dicehall.core import D6, D12, Action, Faces, Game, Option, OptionError, Result, State, View
-from dicehall.core.bots import BotFactory
 from dicehall.core.chance import Throw
-from dicehall.core.encoding import Encoding
-from dicehall.core.odds import OddsTable
 
 START_BLACK = 4
 START_WHITE = 2
@@ -95,10 +105,16 @@ BET = "bet"
 REROLL = "reroll"
 THROW_D12 = "d12"
 OVER = "over"
-CHANCE_PHASES = frozenset({OPENER, THROW, REROLL, THROW_D12})
+LOT = "lot"  # research variant tiebreaks: a tie past the last tie-break is settled by lot
+CHANCE_PHASES = frozenset({OPENER, THROW, REROLL, THROW_D12, LOT})
 
 TWO_D6: Throw = (D6, D6)
 ONE_D12: Throw = (D12,)
+NO_LIMIT = -1  # the option tiebreaks' default: tie-breaks go on until one is highest (D9)
+RESEARCH_DICE = {"hidden_faces": len(D6), "shown_faces": len(D12)}
+"""The options that shrink the dice, at their defaults (the real dice)."""
+RESEARCH_STONES = {"black_stones": START_BLACK, "white_stones": START_WHITE}
+"""The options that change the stones a match starts with, at their defaults (D1)."""
 NO_DICE = (0, 0)
 
 # Shared action constants: legal_actions hands these out and never allocates.
@@ -186,12 +202,73 @@ class TaoDice(Game):
             "how long the game lasts (D12): token, single (one match), two (first to two), "
             "or round (research variant: one round and its tie-breaks)",
             choices=("token", "single", "two", "round"),
+            label="Game length",
+            choice_words=(
+                "the token (the full game)",
+                "one match",
+                "first to two matches",
+                "one round (research variant)",
+            ),
         ),
         Option(
             "opener",
             "random",
             "the first player of the game (D3): random, or a seat number",
             choices=("random", "0", "1", "2", "3", "4", "5"),
+            allowed_words="random or a seat number from 0 (the first seat) to one less than "
+            "the seats",
+            label="First player",
+            choice_words=("roll for it", *(f"seat {seat + 1}" for seat in range(6))),
+            seat_choice="random",
+        ),
+        # Research variants: small games that exact methods reach
+        # (docs/researchers/environments.md).
+        Option(
+            "tiebreaks",
+            NO_LIMIT,
+            "research variant of D9: tie-break rounds a round allows (-1: no limit); a tie "
+            "after the last is settled by lot, a die whose faces are the tied seats naming "
+            "who takes the pot",
+            minimum=NO_LIMIT,
+            maximum=20,
+            label="Tie-break rounds a round allows (-1: no limit)",
+            advanced=True,
+        ),
+        Option(
+            "black_stones",
+            START_BLACK,
+            "research variant of D1: the black stones each player starts a match with",
+            minimum=0,
+            maximum=START_BLACK,
+            label="Black stones at the start",
+            advanced=True,
+        ),
+        Option(
+            "white_stones",
+            START_WHITE,
+            "research variant of D1: the white stones each player starts a match with",
+            minimum=0,
+            maximum=START_WHITE,
+            label="White stones at the start",
+            advanced=True,
+        ),
+        Option(
+            "hidden_faces",
+            len(D6),
+            "research variant of D2: the faces of each hidden die, numbered from 1",
+            minimum=2,
+            maximum=len(D6),
+            label="Faces of each hidden die",
+            advanced=True,
+        ),
+        Option(
+            "shown_faces",
+            len(D12),
+            "research variant of D6: the faces of the shown die, numbered from 1",
+            minimum=2,
+            maximum=len(D12),
+            label="Faces of the shown die",
+            advanced=True,
         ),
     )
     summary = (
@@ -226,7 +303,9 @@ Token (D12): with two players a match winner takes the token, or wins
 the game already holding it; with three or more the winner takes it
 silver side up, turns silver to gold, or wins the game holding gold.
 Options: length=token (default), single (one match) or two (first to
-two matches); opener=random (default) or a seat number.
+two matches); opener=random (default) or a seat number. Under the
+shorter lengths the token still changes hands as above and still names
+the opener (D3, D12); only the end of the game differs.
 """
 
     def __init__(
@@ -239,46 +318,26 @@ two matches); opener=random (default) or a seat number.
                 f"option 'opener' must be random or a seat from 0 to {self.seats - 1}; "
                 f"got {opener!r}"
             )
+        if int(self.options["black_stones"]) + int(self.options["white_stones"]) == 0:
+            raise OptionError(
+                "options 'black_stones' and 'white_stones' must leave each player at least "
+                "one stone; got 0 and 0"
+            )
 
     def new_state(self, record: bool = False) -> TaoState:
         return TaoState(self, record)
 
-    def make_encoding(self) -> Encoding:
-        from dicehall.games.tao.encoding import encoding
+    def small_dice(self) -> str:
+        """The options that shrink the dice, as NAME=VALUE, or "" with the real dice."""
+        return self.varied(RESEARCH_DICE)
 
-        return encoding(self)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        from dicehall.core.bots import RandomBot
-        from dicehall.games.tao.bots import HeuristicBot
-
-        return {"heuristic": HeuristicBot, "random": RandomBot}
-
-    def render(self, view: View, names: Sequence[str]) -> Any:
-        from dicehall.games.tao.render import render
-
-        return render(view, names)
-
-    def action_label(self, action: Action) -> str:
-        kind = action.get("type")
-        if kind in ("ante", "raise", "call"):
-            white = action.get("white", 0)
-            if not white:
-                return f"{kind}, no white"
-            reroll = "" if kind == "ante" else ": reroll"
-            return f"{kind}, {white} white{reroll}"
-        return str(kind)
-
-    @classmethod
-    def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
-        from dicehall.games.tao.odds import odds_tables
-
-        return odds_tables(query)
-
-    def advice(self, view: View, legal: Sequence[Action]) -> OddsTable | None:
-        from dicehall.games.tao.odds import advice_table
-
-        return advice_table(view, legal, self.action_label)
+    def varied(self, defaults: Mapping[str, object]) -> str:
+        """The options among `defaults` not at their default, as NAME=VALUE, or ""."""
+        return ", ".join(
+            f"{name}={self.options[name]}"
+            for name, default in defaults.items()
+            if self.options[name] != default
+        )
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -291,9 +350,19 @@ class TaoState(State):
         self.orders = clockwise_orders(n)
         self.seat_die = seat_die(n)
         self.length = str(game.options["length"])
+        self.start_black = int(game.options["black_stones"])  # D1, or a research variant
+        self.start_white = int(game.options["white_stones"])
+        # Research variants: the tie-breaks a round allows, the dice's faces.
+        self.tiebreaks_max = int(game.options["tiebreaks"])
+        self.hidden_faces = int(game.options["hidden_faces"])
+        shown = int(game.options["shown_faces"])
+        small = tuple(range(1, self.hidden_faces + 1))
+        self.two_d6: Throw = TWO_D6 if self.hidden_faces == len(D6) else (small, small)
+        self.one_d12: Throw = ONE_D12 if shown == len(D12) else (tuple(range(1, shown + 1)),)
+        self.lot: Throw = ()  # the lot's die: one face per tied seat
         # Match: stones by colour, the pot, who is out, the bid unit.
-        self.black = [START_BLACK] * n
-        self.white = [START_WHITE] * n
+        self.black = [self.start_black] * n
+        self.white = [self.start_white] * n
         self.pot_black = 0
         self.pot_white = 0
         self.out = [False] * n
@@ -342,11 +411,13 @@ class TaoState(State):
     def chance_dice(self) -> Throw:
         phase = self.phase
         if phase == THROW or (phase == REROLL and self.stage == 1):
-            return TWO_D6
+            return self.two_d6
         if phase in (THROW_D12, REROLL):
-            return ONE_D12
+            return self.one_d12
         if phase == OPENER:
             return self.seat_die
+        if phase == LOT:
+            return self.lot
         return ()
 
     def legal_actions(self, seat: int) -> Sequence[Action]:
@@ -428,6 +499,12 @@ class TaoState(State):
                 )
             self._start_match()
             return
+        if phase == LOT:
+            seat = int(faces[0])
+            if self.log is not None:
+                self.emit("lot", f"The lot names seat {seat}.", seat=seat)
+            self._take_pot(seat)
+            return
         seat = self.queue[self.pos]
         if phase == THROW or (phase == REROLL and self.stage == 1):
             self.dice[seat] = (int(faces[0]), int(faces[1]))
@@ -491,8 +568,8 @@ class TaoState(State):
 
     def _start_match(self) -> None:
         n = self.n
-        self.black = [START_BLACK] * n  # D1
-        self.white = [START_WHITE] * n
+        self.black = [self.start_black] * n  # D1
+        self.white = [self.start_white] * n
         self.out = [False] * n
         self.m = bid_unit(n, 0)
         self.round_no = 1
@@ -594,6 +671,16 @@ class TaoState(State):
             return
         self.in_round = [s in top for s in range(self.n)]
         self._mark_out()
+        if self.tiebreak == self.tiebreaks_max:  # research variant: no tie-break left
+            self.phase = LOT
+            self.lot = (top,)
+            if self.log is not None:
+                words = (
+                    f"Seats {', '.join(map(str, top))} tie at {best} with no tie-break round "
+                    "left: a lot decides who takes the pot."
+                )
+                self.emit("tie", words, seats=list(top))
+            return
         self.tiebreak += 1
         if self.log is not None:
             words = f"Seats {', '.join(map(str, top))} tie at {best}."
@@ -749,7 +836,10 @@ class TaoState(State):
     def result(self) -> Result:
         return Result(
             winners=(self.winner,),
-            net=tuple(self.black[s] + self.white[s] - START_STONES for s in range(self.n)),
+            net=tuple(
+                self.black[s] + self.white[s] - self.start_black - self.start_white
+                for s in range(self.n)
+            ),
             unit="stones",
             detail={"matches_won": list(self.matches_won)},
         )
@@ -770,7 +860,8 @@ class TaoState(State):
         other = self.clone()
         for s in range(self.n):
             if s != seat and other.dice[s] != NO_DICE:
-                other.dice[s] = (rng.randint(1, 6), rng.randint(1, 6))
+                faces = self.hidden_faces
+                other.dice[s] = (rng.randint(1, faces), rng.randint(1, faces))
         return other
 
     def conserved(self) -> Mapping[str, int]:

@@ -25,6 +25,11 @@ outcomes cost (every loss capped at the coins the bot has, T3):
 Tie and forced rerolls (T6, T8): the set of dice with the best expected place
 against the others' present scores (lowest -1, middle 0, highest +1, a tie 0
 between the places it splits).
+
+The odds panel of the heuristic (`advice_table`) shows those numbers beside
+the exact chances of `odds.py`: it is here, not in `odds.py`, because the
+Fish's costs are the heuristic's model, and `odds.py` stays below the bot.
+The solver's advice shows it while a cap's tables are not solved.
 """
 
 from __future__ import annotations
@@ -32,9 +37,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from dicehall.core.game import Action, Game, View
-from dicehall.games.tepiiku.odds import reroll_hands, score_counts, split
+from dicehall.core.odds import COINS, OddsTable, values_table
+from dicehall.games.tepiiku.odds import (
+    dice_label,
+    fish_chances,
+    place_chances,
+    reroll_hands,
+    score_counts,
+    split,
+)
 from dicehall.games.tepiiku.rules import (
     PAY,
     REROLLS,
@@ -162,3 +176,51 @@ class HeuristicBot:
 def _reroll(dice: tuple[int, ...], legal: Sequence[Action]) -> Action:
     action = REROLLS[SUBSETS.index(dice)]
     return action if action in legal else legal[0]
+
+
+# --- the odds panel: the heuristic's numbers -------------------------------------------
+
+
+def advice_table(view: View, legal: Sequence[Action]) -> OddsTable | None:
+    """The Fish's choice (T8) or a tie/forced reroll's landing places, from the view."""
+    seat = view.get("seat")
+    if seat is None or not legal or view.get("dice", [None] * 3)[seat] is None:
+        return None
+    hand = tuple(view["dice"][seat])
+    scores = view["scores"]
+    phase = view.get("phase")
+    rerolls = [a for a in legal if a.get("type") == "reroll"]
+    if phase == "fish" and view.get("roles"):
+        roles = view["roles"]
+        middle, hook = scores[roles["middle"]], scores[roles["hook"]]
+        pot, coins = view["pot"], view["coins"][seat]
+        costs = fish_costs(hand, pot, middle, hook, coins)
+        rows: list[list[Any]] = [["pay the pot", "", "", "", "", f"{min(pot, coins)}"]]
+        for action in rerolls:
+            dice = tuple(action["dice"])
+            c = fish_chances(hand, dice, middle, hook)
+            rows.append([dice_label(dice), c.bust, c.still, c.tie, c.beat, f"{costs[dice]:.2f}"])
+        values: list[float | None] = [
+            -float(min(pot, coins)) if a.get("type") == "pay" else -costs[tuple(a["dice"])]
+            for a in legal
+        ]
+        table = OddsTable(
+            title=f"Your choice as the Fish: score {SCORE[hand]}, middle {middle}, Hook {hook}",
+            columns=["choice", "bust", "still the Fish", "tie", "beat", "expected cost"],
+            rows=rows,
+            note="Expected cost in coins under the heuristic bot's model (see its docs).",
+        )
+        return values_table(table, values, COINS, "heuristic's cost model")
+    if phase in ("ties", "forced") and rerolls:
+        others = [scores[s] for s in range(3) if s != seat]
+        rows = []
+        for action in rerolls:
+            dice = tuple(action["dice"])
+            rows.append([dice_label(dice), *place_chances(hand, dice, others)])
+        return OddsTable(
+            title=f"Where your reroll lands against scores {others[0]} and {others[1]}",
+            columns=["reroll", "lowest", "middle", "highest", "tied again"],
+            rows=rows,
+            note="Against the others' present scores; tied players reroll at the same time (T6).",
+        )
+    return None

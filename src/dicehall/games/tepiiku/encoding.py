@@ -3,7 +3,8 @@
 Action ids: 0 thumbs down, 1 thumbs up (T5), 2 pay the pot (T7), 3-9 reroll
 dice {0}, {1}, {2}, {0,1}, {0,2}, {1,2}, {0,1,2} (T6-T8).
 
-The observation is built from the seat's view alone. Per-seat segments are
+The observation is built from the seat's view alone (`fill` writes the same
+numbers straight from the state, for the adapters). Per-seat segments are
 turned so that the observing seat comes first, then the seats after it in
 seat order; a seat in a one-hot segment is counted the same way. The pot is
 clipped at three bankrolls (no payment can exceed what the Fish has, T3).
@@ -15,13 +16,15 @@ rounds repeat until a player has no coins (T10). Adapters truncate at
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import MutableSequence
+from typing import TYPE_CHECKING, Any
 
 from dicehall.core.encoding import (
     ActionVocabulary,
     Encoding,
     Layout,
     View,
+    clip,
     put_number,
     put_one_hot,
     relative,
@@ -43,7 +46,7 @@ from dicehall.games.tepiiku.rules import (
 )
 
 if TYPE_CHECKING:
-    from dicehall.games.tepiiku.rules import Tepiiku
+    from dicehall.games.tepiiku.rules import Tepiiku, TepiikuState
 
 ACTIONS = (*BET_ACTIONS, PAY, *REROLLS)
 PHASES = (THROW, BET, TIES, FISH, FORCED, OVER)
@@ -134,6 +137,74 @@ def encoding(game: Tepiiku) -> Encoding:
                 put_number(t, last_scores, last["after"], 1)
         return t
 
+    orders = [tuple(enumerate(rotated(range(n), me))) for me in range(n)]
+
+    def fill(state: TepiikuState, me: int, t: MutableSequence[float]) -> None:
+        """`encode(state.view(me))` written straight from the state (`Encoding.fill`).
+
+        Zeros are already in place, so a number whose segment holds 0 is written only
+        when it is not 0.
+        """
+        s_phase = state.phase
+        t[phase.start + PHASE_INDEX[s_phase]] = 1.0
+        if state.round:
+            t[round_no.start] = clip(state.round, round_no)
+        if state.pot:
+            t[pot.start] = clip(state.pot, pot)
+        is_revealed = state.revealed
+        s_coins, s_dice, s_scores, s_thumbs = state.coins, state.dice, state.scores, state.thumbs
+        committed_to: list[Any] | None = None
+        if s_phase in (BET, TIES) and not state.pending:
+            committed_to = s_thumbs if s_phase == BET else state.choices
+        for i, s in orders[me]:
+            if s_coins[s]:
+                t[coins.start + i] = clip(s_coins[s], coins)
+            visible = is_revealed or s == me
+            hand = s_dice[s]
+            if visible and hand:
+                for d, rune in enumerate(hand):
+                    t[dice.start + (i * DICE + d) * 6 + RUNE_INDEX[rune]] = 1.0
+                score = s_scores[s]
+                if score is not None:
+                    t[known.start + i] = 1.0
+                    if score:
+                        t[scores.start + i] = clip(score, scores)
+            if visible and s_thumbs[s] is not None:
+                t[thumbs.start + 2 * i + (0 if s_thumbs[s] else 1)] = 1.0
+            if committed_to is not None and committed_to[s] is not None:
+                t[committed.start + i] = 1.0
+        if is_revealed:
+            t[revealed.start] = 1.0
+        if s_phase == TIES:
+            mine = state.choices[me]
+            if mine is not None:
+                for d in mine:
+                    if 0 <= d < DICE:
+                        t[choice.start + d] = 1.0
+            for seat in state.tied:
+                t[tied.start + (seat - me) % n] = 1.0
+        if state.fish >= 0 and s_phase in (FISH, FORCED):
+            for r, seat in enumerate((state.fish, state.middle, state.hook)):
+                t[roles.start + r * n + (seat - me) % n] = 1.0
+        if s_phase == FORCED and state.forced is not None:
+            t[forced.start + (state.forced - me) % n] = 1.0
+        if is_revealed:
+            for seat, chosen in state.pending:
+                where = (seat - me) % n
+                for d in chosen:
+                    t[rerolling.start + where * DICE + d] = 1.0
+        last = state.last
+        if last is not None:
+            kind = last["kind"]
+            t[last_kind.start + LAST_INDEX[kind]] = 1.0
+            t[last_seat.start + (last["seat"] - me) % n] = 1.0
+            if kind == "pay":
+                t[last_amount.start] = clip(last["amount"], last_amount)
+                t[last_hook.start + (last["hook"] - me) % n] = 1.0
+            else:
+                t[last_scores.start] = clip(last["before"], last_scores)
+                t[last_scores.start + 1] = clip(last["after"], last_scores)
+
     return Encoding(
         actions=ActionVocabulary(ACTIONS),
         layout=layout,
@@ -143,4 +214,5 @@ def encoding(game: Tepiiku) -> Encoding:
         length_cap=20_000,
         max_chance_outcomes=6**DICE,
         unbounded="ties reroll until the scores differ (T6, T8); rounds repeat (T10)",
+        fill=fill,
     )

@@ -26,7 +26,6 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from dicehall.core.errors import OptionError
-from dicehall.core.game import Action, View
 from dicehall.core.odds import OddsTable
 from dicehall.games.tepiiku.rules import DICE, RUNE, SCORE, SUBSETS
 
@@ -209,48 +208,3 @@ def parse_score(name: str, text: str) -> int:
     if not -6 <= value <= 12:
         raise OptionError(f"parameter {name!r} must be a score from -6 to 12; got {value}")
     return value
-
-
-# --- the odds panel ------------------------------------------------------------------
-
-
-def advice_table(view: View, legal: Sequence[Action]) -> OddsTable | None:
-    """The Fish's choice (T8) or a tie/forced reroll's landing places, from the view."""
-    seat = view.get("seat")
-    if seat is None or not legal or view.get("dice", [None] * 3)[seat] is None:
-        return None
-    hand = tuple(view["dice"][seat])
-    scores = view["scores"]
-    phase = view.get("phase")
-    rerolls = [a for a in legal if a.get("type") == "reroll"]
-    if phase == "fish" and view.get("roles"):
-        from dicehall.games.tepiiku.bots import fish_costs
-
-        roles = view["roles"]
-        middle, hook = scores[roles["middle"]], scores[roles["hook"]]
-        pot, coins = view["pot"], view["coins"][seat]
-        costs = fish_costs(hand, pot, middle, hook, coins)
-        rows: list[list[Any]] = [["pay the pot", "", "", "", "", f"{min(pot, coins)}"]]
-        for action in rerolls:
-            dice = tuple(action["dice"])
-            c = fish_chances(hand, dice, middle, hook)
-            rows.append([dice_label(dice), c.bust, c.still, c.tie, c.beat, f"{costs[dice]:.2f}"])
-        return OddsTable(
-            title=f"Your choice as the Fish: score {SCORE[hand]}, middle {middle}, Hook {hook}",
-            columns=["choice", "bust", "still the Fish", "tie", "beat", "expected cost"],
-            rows=rows,
-            note="Expected cost in coins under the heuristic bot's model (see its docs).",
-        )
-    if phase in ("ties", "forced") and rerolls:
-        others = [scores[s] for s in range(3) if s != seat]
-        rows = []
-        for action in rerolls:
-            dice = tuple(action["dice"])
-            rows.append([dice_label(dice), *place_chances(hand, dice, others)])
-        return OddsTable(
-            title=f"Where your reroll lands against scores {others[0]} and {others[1]}",
-            columns=["reroll", "lowest", "middle", "highest", "tied again"],
-            rows=rows,
-            note="Against the others' present scores; tied players reroll at the same time (T6).",
-        )
-    return None

@@ -57,19 +57,14 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from mypy_extensions import mypyc_attr
 
 from dicehall.core.chance import Die, Faces, Throw
-from dicehall.core.encoding import Encoding
 from dicehall.core.game import Action, Game, Result, State, View
-from dicehall.core.odds import OddsTable
 from dicehall.core.options import Option
 from dicehall.core.words import and_list
-
-if TYPE_CHECKING:
-    from dicehall.core.bots import BotFactory
 
 SEATS = 3
 DICE = 3
@@ -137,7 +132,14 @@ class Tepiiku(Game):
     max_seats: ClassVar[int] = SEATS
     default_seats: ClassVar[int] = SEATS
     declared_options: ClassVar[tuple[Option, ...]] = (
-        Option("bankroll", 20, "coins each player starts with (T3)", minimum=1, maximum=10_000),
+        Option(
+            "bankroll",
+            20,
+            "coins each player starts with (T3)",
+            minimum=1,
+            maximum=10_000,
+            label="Starting coins",
+        ),
     )
     summary: ClassVar[str] = (
         "Three players throw rune dice in secret and bet; the lowest score, the Fish, "
@@ -177,22 +179,6 @@ more coins wins; equal coins share the win (T4)."""
     def new_state(self, record: bool = False) -> TepiikuState:
         return TepiikuState(self, record)
 
-    def make_encoding(self) -> Encoding:
-        from dicehall.games.tepiiku.encoding import encoding
-
-        return encoding(self)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        from dicehall.core.bots import RandomBot
-        from dicehall.games.tepiiku.bots import HeuristicBot
-
-        return {"heuristic": HeuristicBot, "random": RandomBot}
-
-    def render(self, view: View, names: Sequence[str]) -> Any:
-        from dicehall.games.tepiiku.render import render_view
-
-        return render_view(view, names)
-
     def action_label(self, action: Action) -> str:
         kind = action.get("type")
         if kind == "thumbs":
@@ -215,16 +201,24 @@ more coins wins; equal coins share the win (T4)."""
             return "reroll " + _dice_words(action.get("dice", []), hand)
         return self.action_label(action)
 
-    @classmethod
-    def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
-        from dicehall.games.tepiiku.odds import odds_tables
-
-        return odds_tables(query)
-
-    def advice(self, view: View, legal: Sequence[Action]) -> OddsTable | None:
-        from dicehall.games.tepiiku.odds import advice_table
-
-        return advice_table(view, legal)
+    def offered_choices(self, view: View, legal: Sequence[Action]) -> list[Action]:
+        """One reroll per set of runes: with water, person, water, rerolling either water
+        is the same choice, so it is offered once (the first die's). Every subset stays
+        legal (T6, T7); only the menu is shorter."""
+        seat = view.get("seat")
+        hand = view.get("dice", [None] * SEATS)[seat] if seat is not None else None
+        if not hand:
+            return list(legal)
+        offered: list[Action] = []
+        seen: set[tuple[str, ...]] = set()
+        for action in legal:
+            if action.get("type") == "reroll":
+                runes = tuple(sorted(hand[i] for i in action.get("dice", [])))
+                if runes in seen:
+                    continue
+                seen.add(runes)
+            offered.append(action)
+        return offered
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -657,4 +651,7 @@ def _dice_words(dice: Sequence[int], hand: Sequence[str]) -> str:
     """The dice a reroll takes, by their runes: "fire and skull" (or "all dice")."""
     if len(dice) == DICE:
         return "all dice"
-    return and_list([hand[i] for i in dice])
+    # runes in the order they first appear in the hand, whichever equal die was picked:
+    # dice 1 and 2 of water, person, water are "water and person", as dice 0 and 1 are
+    runes = sorted((hand[i] for i in dice), key=lambda rune: list(hand).index(rune))
+    return and_list(runes)

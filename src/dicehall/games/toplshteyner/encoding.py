@@ -3,7 +3,8 @@
 Action ids: 0 buy a fourth life, 1 keep three lives (P9), then 2 + s elects
 seat s to lose a life (P8), for each seat s of the table.
 
-Everything is public (C6), so every seat's tensor holds the same facts; per-seat
+Everything is public (C6), so every seat's tensor holds the same facts (`fill`
+writes the view's numbers straight from the state, for the adapters); per-seat
 segments are turned so that the observing seat comes first, then the seats
 after it in seat order, and a seat in a one-hot segment is counted the same
 way. Counters the rules do not bound are clipped at the segment's top.
@@ -18,13 +19,15 @@ steps at most); with `for_fun` they are exact, -3 to 3 x (seats - 1).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import MutableSequence
+from typing import TYPE_CHECKING, cast
 
 from dicehall.core.encoding import (
     ActionVocabulary,
     Encoding,
     Layout,
     View,
+    clip,
     put_flags,
     put_number,
     put_one_hot,
@@ -37,12 +40,13 @@ from dicehall.games.toplshteyner.rules import (
     ELECT_SEAT,
     MAX_LIVES,
     PHASE_NAMES,
+    ROLLOFF,
     START_LIVES,
     TURN_END_WORDS,
 )
 
 if TYPE_CHECKING:
-    from dicehall.games.toplshteyner.rules import Toplshteyner
+    from dicehall.games.toplshteyner.rules import Toplshteyner, ToplshteynerState
 
 PHASE_INDEX = {name: i for i, name in enumerate(PHASE_NAMES)}
 ENDS = tuple(TURN_END_WORDS)
@@ -107,6 +111,57 @@ def encoding(game: Toplshteyner) -> Encoding:
         put_one_hot(t, winner, relative(view["winner"], me, n))
         return t
 
+    orders = [tuple(enumerate(rotated(range(n), me))) for me in range(n)]
+
+    def fill(state: ToplshteynerState, me: int, t: MutableSequence[float]) -> None:
+        """`encode(state.view(me))` written straight from the state (`Encoding.fill`).
+
+        Zeros are already in place, so a number whose segment holds 0 is written only
+        when it is not 0.
+        """
+        t[phase.start + state.phase] = 1.0
+        if state.for_fun:
+            t[table.start] = 1.0
+        if state.sixes_end_turn:
+            t[table.start + 1] = 1.0
+        s_lives, s_bought, s_paid, s_back = state.lives, state.bought, state.paid, state.reclaimed
+        for i, s in orders[me]:
+            if s_lives[s]:
+                t[lives.start + i] = clip(s_lives[s], lives)
+            if s_bought[s]:
+                t[bought.start + i] = clip(s_bought[s], bought)
+            if s_paid[s] - s_back[s]:
+                t[owed.start + i] = clip(s_paid[s] - s_back[s], owed)
+        if state.pot:
+            t[pot.start] = clip(state.pot, pot)
+        if state.roller >= 0:
+            t[roller.start + (state.roller - me) % n] = 1.0
+        if state.point and 0 <= state.point - 2 < 11:
+            t[point.start + state.point - 2] = 1.0
+        for d, flag in enumerate((state.snake_eyes, state.threes, state.high_fives)):
+            if flag:
+                t[doubles.start + d] = 1.0
+        throws = state.throws
+        if throws:
+            t[count.start] = clip(len(throws), count)
+            a, b = cast("tuple[int, int]", throws[-1])  # d6 faces
+            if 0 <= a - 1 < 12:
+                t[last.start + a - 1] = 1.0
+            if 0 <= 6 + b - 1 < 12:
+                t[last.start + 6 + b - 1] = 1.0
+        if state.phase == ROLLOFF:
+            rolled = state.rolloff_faces
+            for k, seat in enumerate(state.contenders):
+                where = (seat - me) % n
+                t[contenders.start + where] = 1.0
+                if k < len(rolled) and rolled[k]:
+                    t[faces.start + where] = clip(rolled[k], faces)
+        if state.last_turn_end:
+            t[last_seat.start + (state.last_turn_seat - me) % n] = 1.0
+            t[last_end.start + END_INDEX[state.last_turn_end]] = 1.0
+        if state.winner >= 0:
+            t[winner.start + (state.winner - me) % n] = 1.0
+
     if game.options["for_fun"]:
         bounds = (-START_LIVES, START_LIVES * (n - 1))
     else:
@@ -121,4 +176,5 @@ def encoding(game: Toplshteyner) -> Encoding:
         length_cap=LENGTH_CAP,
         max_chance_outcomes=36,
         unbounded="the roll-off (C5), sevens before a point (P3), lives back from the pot (P9)",
+        fill=fill,
     )

@@ -17,23 +17,21 @@ takes the fourth life there); High Fives elects as the heuristic bot does,
 the player whose lost life most raises the roller's own chance, judged at
 the turn's start (the bot judges with its lives at the 5-5). The values
 are the fixed point of that recursion, found by Gauss-Seidel iteration in
-floats. Up to EXACT_PLAYERS players in it is solved; larger positions are
-estimated by simulation with heuristic bots, with the standard error shown
-(the bot and the odds panel use a share by lives there).
+floats. Up to EXACT_PLAYERS players in it is solved; beyond, the bot and the
+odds panel use a share by lives (and `dicehall odds` simulates games with
+heuristic bots, solver/odds.py).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
-from dicehall.core import Action, OptionError, View, diskcache
-from dicehall.core.odds import OddsTable
-from dicehall.games.toplshteyner import rules
-from dicehall.games.toplshteyner.components import sink_first
+import dicehall.games.toplshteyner.rules as rules
+from dicehall.core import Action, View, diskcache
+from dicehall.core.odds import WIN, OddsTable, values_table
 from dicehall.games.toplshteyner.rules import (
     BUY,
     BUY_LIFE,
@@ -41,7 +39,6 @@ from dicehall.games.toplshteyner.rules import (
     ELECT,
     MAX_LIVES,
     OVER,
-    START_LIVES,
     TURN,
     Toplshteyner,
     ToplshteynerState,
@@ -49,7 +46,6 @@ from dicehall.games.toplshteyner.rules import (
 
 EXACT_PLAYERS = 5
 """Positions with at most this many players in are solved; larger ones simulated."""
-SIMULATED_GAMES = 4000
 TOLERANCE = 1e-9
 
 
@@ -58,6 +54,55 @@ def throws() -> Iterator[tuple[tuple[int, int], Fraction]]:
     for a in range(1, 7):
         for b in range(a, 7):
             yield (a, b), Fraction(1 if a == b else 2, 36)
+
+
+# --- the turn's strongly connected groups, sinks first (Tarjan's algorithm) ------
+#
+# A Toplshteyner turn can come back to a state it has left (a throw that
+# changes nothing is a self-loop; Crazy Eight and Threes can swap the point
+# between 2 and 6), so neither the exact odds (`absorb`) nor the solver
+# (`solver/model.py`, `turn_chain`) can walk it as a tree. Both solve it one
+# group of mutually reachable states at a time, from the groups the turn ends
+# in back to its start: the order `sink_first` gives.
+
+Node = TypeVar("Node", bound=Hashable)
+
+
+def sink_first(
+    roots: Iterable[Node], successors: Callable[[Node], Iterable[Node]]
+) -> list[list[Node]]:
+    """Every state reachable from `roots`, in groups that reach one another; a group comes
+    after every group it leads to. `successors` is asked once per state, in the walk's order."""
+    index: dict[Node, int] = {}
+    low: dict[Node, int] = {}
+    stack: list[Node] = []
+    on_stack: set[Node] = set()
+    groups: list[list[Node]] = []
+
+    def visit(node: Node) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in successors(node):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            groups.append(group)
+
+    for node in roots:
+        if node not in index:
+            visit(node)
+    return groups
 
 
 # --- a generic absorbing chain -------------------------------------------------
@@ -361,38 +406,7 @@ def win_chances(for_fun: bool = False, sixes_end_turn: bool = False) -> WinChanc
     return WinChances(for_fun, sixes_end_turn)
 
 
-def simulate_chances(
-    lives: Lives, for_fun: bool, sixes_end_turn: bool, games: int, seed: int = 0
-) -> list[float]:
-    """Win chances from `lives` (seat 0 to throw) by playing `games` games as the
-    tables assume: the heuristic bot's elections, and every fourth life taken."""
-    from dicehall.core import RandomDice
-    from dicehall.games.toplshteyner.bots import HeuristicBot
-
-    game = Toplshteyner(len(lives), {"for_fun": for_fun, "sixes_end_turn": sixes_end_turn})
-    dice = RandomDice(seed)
-    bots = [HeuristicBot(game, s, random.Random(seed)) for s in range(len(lives))]
-    wins = [0] * len(lives)
-    for _ in range(games):
-        state = game.new_state()
-        state.phase = TURN
-        state.roller = 0
-        state.lives = list(lives)
-        state.paid = [max(0, START_LIVES - x) for x in lives]  # lives lost so far
-        state.pot = sum(state.paid)
-        while not state.is_over():
-            if state.is_chance():
-                state.apply_chance(dice.throw(state.chance_dice()))
-            elif state.phase == BUY:
-                state.apply(state.roller, BUY_LIFE)
-            else:
-                seat = state.roller
-                state.apply(seat, bots[seat].elect(state.view(seat), state.legal_actions(seat)))
-        wins[state.winner] += 1
-    return [w / games for w in wins]
-
-
-# --- what `dicehall odds toplshteyner` prints --------------------------------
+# --- one turn's table, which `dicehall odds toplshteyner` prints (solver/odds.py) ---
 
 END_NAMES = {
     "point": "safe: point made",
@@ -402,59 +416,6 @@ END_NAMES = {
     "seven": "seven: a life lost",
     "out": "Threes: all lives lost",
 }
-
-
-def odds_tables(query: Mapping[str, str]) -> list[OddsTable]:
-    known = {"seats", "lives", "for_fun", "sixes_end_turn"}
-    unknown = sorted(set(query) - known)
-    if unknown:
-        raise OptionError(
-            f"unknown odds parameter {unknown[0]!r} for toplshteyner; "
-            f"it takes: {', '.join(sorted(known))}"
-        )
-    for_fun = _flag(query, "for_fun")
-    sixes_end_turn = _flag(query, "sixes_end_turn")
-    tables = [turn_table(sixes_end_turn)]
-    if "seats" in query and "lives" in query:
-        raise OptionError("give either seats or lives, not both")
-    if "seats" in query:
-        seats = _seats(query["seats"])
-        tables.append(game_table((START_LIVES,) * seats, for_fun, sixes_end_turn))
-    elif "lives" in query:
-        tables.append(game_table(_lives(query["lives"]), for_fun, sixes_end_turn))
-    return tables
-
-
-def _flag(query: Mapping[str, str], name: str) -> bool:
-    text = query.get(name, "false").strip().lower()
-    if text in ("true", "yes", "on", "1"):
-        return True
-    if text in ("false", "no", "off", "0"):
-        return False
-    raise OptionError(f"odds parameter {name!r} must be true or false; got {text!r}")
-
-
-def _seats(text: str) -> int:
-    try:
-        seats = int(text)
-    except ValueError:
-        seats = 0
-    if not 2 <= seats <= 8:
-        raise OptionError(f"seats must be a whole number from 2 to 8; got {text!r}")
-    return seats
-
-
-def _lives(text: str) -> Lives:
-    try:
-        lives = tuple(int(x) for x in text.split(","))
-    except ValueError:
-        lives = ()
-    if not 2 <= len(lives) <= 8 or not all(1 <= x <= MAX_LIVES for x in lives):
-        raise OptionError(
-            f"lives must list 2 to 8 players' lives, each 1 to {MAX_LIVES}, "
-            f"the roller first (e.g. 3,2,1); got {text!r}"
-        )
-    return lives
 
 
 def turn_table(sixes_end_turn: bool) -> OddsTable:
@@ -484,43 +445,6 @@ def turn_table(sixes_end_turn: bool) -> OddsTable:
         rows=rows,
         note="Exact, for a roller with at least two lives. Each Trick Sixes is a life "
         "back (below three lives) or a fourth life to take (at three).",
-    )
-
-
-def game_table(lives: Lives, for_fun: bool, sixes_end_turn: bool) -> OddsTable:
-    from dicehall.games.toplshteyner import solver, solver_advice
-
-    if for_fun and sum(lives) > START_LIVES * len(lives):
-        raise OptionError(
-            "on a for-fun table every fourth life comes from the pot: these lives "
-            f"({','.join(map(str, lives))}) would need more than the lives lost so far"
-        )
-    if len(lives) <= solver.EXACT_PLAYERS:
-        chances = solver_advice.win_chances(lives, for_fun, sixes_end_turn)
-        how = (
-            "From the solver's exact model (dynamic programming over lives, pot and the "
-            "turn, to 1e-10): every seat elects and buys to raise its own chance to win. "
-            "The pot holds the lives lost so far and nobody is out"
-            + (" (for fun: a 6-6 gives no life while the pot is empty)." if for_fun else ".")
-        )
-    else:
-        chances = simulate_chances(lives, for_fun, sixes_end_turn, SIMULATED_GAMES)
-        worst = max((c * (1 - c) / SIMULATED_GAMES) ** 0.5 for c in chances)
-        how = (
-            f"By simulating {SIMULATED_GAMES} games with heuristic bots (beyond the "
-            f"solver's tables); standard error at most {worst * 100:.2f} points. Each 6-6 "
-            "at three lives takes the fourth life."
-        )
-    before = ""
-    if len(set(lives)) == 1:
-        before = f" Before the roll-off every seat's chance is 1/{len(lives)}."
-    return OddsTable(
-        title=f"Chance to win, {len(lives)} players, seat 0 throws next",
-        columns=["seat", "lives", "chance to win"],
-        rows=[
-            [s, x, f"{c * 100:.2f}%"] for s, (x, c) in enumerate(zip(lives, chances, strict=True))
-        ],
-        note=how + before,
     )
 
 
@@ -576,9 +500,11 @@ def decision_advice(game: Toplshteyner, view: View, legal: Sequence[Action]) -> 
     if not legal or view.get("phase") not in ("elect", "buy"):
         return None
     rows: list[list[Any]] = []
+    values: list[float | None] = []
     exact = True
     for action, chance, solved in choice_chances(view, legal):
         exact = exact and solved
+        values.append(chance)
         rows.append([game.action_label(action), f"{'' if solved else '≈ '}{chance * 100:.2f}%"])
     note = "From the lives after the choice, as the dice pass on."
     if not exact:
@@ -586,9 +512,11 @@ def decision_advice(game: Toplshteyner, view: View, legal: Sequence[Action]) -> 
             f" ≈: more than {EXACT_PLAYERS} players are in, beyond the exact tables; "
             "estimated as a share in proportion to lives ** 1.5."
         )
-    return OddsTable(
+    table = OddsTable(
         title="Your chance to win after each choice",
         columns=["choice", "chance to win"],
         rows=rows,
         note=note,
     )
+    model = "lives model" if exact else "lives model (estimated beyond the exact tables)"
+    return values_table(table, values, WIN, model)

@@ -50,15 +50,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Self
+from typing import Self
 
 from mypy_extensions import mypyc_attr
 
 from dicehall.core import D6, Action, Game, Option, Result, State, Throw, View
-from dicehall.core.bots import BotFactory
 from dicehall.core.chance import Faces
-from dicehall.core.encoding import Encoding
-from dicehall.core.odds import OddsTable
 from dicehall.core.words import seat_list
 
 START_LIVES = 3
@@ -104,13 +101,26 @@ class Toplshteyner(Game):
     max_seats = 8
     default_seats = 4
     declared_options = (
-        Option("stake", 1, "money a life is worth (P1)", minimum=1, maximum=1_000_000),
+        Option(
+            "stake",
+            1,
+            "money a life is worth (P1)",
+            minimum=1,
+            maximum=1_000_000,
+            label="Stake per life",
+        ),
         Option(
             "for_fun",
             False,
             "a fourth life from Trick Sixes comes from the pot, free and automatic (P9)",
+            label="Playing for fun",
         ),
-        Option("sixes_end_turn", False, "a 6-6 ends the turn safe (P9)"),
+        Option(
+            "sixes_end_turn",
+            False,
+            "a 6-6 ends the turn safe (P9)",
+            label="Double six ends the turn",
+        ),
     )
     summary = (
         "Throw two dice, make your point before a seven; doubles bite. Last one with lives wins."
@@ -148,43 +158,6 @@ wins the pot (P10). Results are in stakes."""
 
     def new_state(self, record: bool = False) -> ToplshteynerState:
         return ToplshteynerState(self, record)
-
-    def make_encoding(self) -> Encoding:
-        from dicehall.games.toplshteyner.encoding import encoding
-
-        return encoding(self)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        from dicehall.core.bots import RandomBot
-        from dicehall.games.toplshteyner.bots import HeuristicBot
-
-        return {"heuristic": HeuristicBot, "random": RandomBot}
-
-    def render(self, view: View, names: Sequence[str]) -> Any:
-        from dicehall.games.toplshteyner.render import render_view
-
-        return render_view(view, names)
-
-    def action_label(self, action: Action) -> str:
-        kind = action.get("type")
-        if kind == "elect":
-            return f"elect seat {action.get('seat')} to lose a life"
-        if kind == "buy":
-            return "buy a fourth life for one stake"
-        if kind == "decline":
-            return "keep three lives"
-        return super().action_label(action)
-
-    @classmethod
-    def odds(cls, query: Mapping[str, str]) -> list[OddsTable]:
-        from dicehall.games.toplshteyner.odds import odds_tables
-
-        return odds_tables(query)
-
-    def advice(self, view: View, legal: Sequence[Action]) -> OddsTable | None:
-        from dicehall.games.toplshteyner.odds import decision_advice
-
-        return decision_advice(self, view, legal)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

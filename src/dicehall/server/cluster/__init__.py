@@ -9,14 +9,13 @@ node.py     this node: renewing, taking over lapsed tables, handing them over on
 bus.py      messages between nodes over Redis pub/sub
 forward.py  requests about a table go to its owner (HTTP forwarded, the lobby gathered)
 relay.py    a WebSocket whose client is on one node and whose table is on another
+seats.py    quick match and bots' seats over the whole site
 
 Without `--redis` none of this is imported and the server is the one process
-of docs/server.md. See docs/server.md, "Several processes".
+of docs/contributors/server.md. See docs/operators/several-processes.md.
+
+Imports tables/ (the hall, its tables) and ops/; nothing of people/ or http/:
+http/app.py hands a node the app it forwards to (`Node.app`). Within the group:
+bus.py and lease.py import no sibling, relay.py imports bus.py, seats.py none,
+forward.py those three, node.py all of them.
 """
-
-from __future__ import annotations
-
-from dicehall.server.cluster.forward import Router
-from dicehall.server.cluster.node import ClusterError, Node
-
-__all__ = ["ClusterError", "Node", "Router"]

@@ -10,7 +10,7 @@ two messages from one node to one channel arrive in the order they were sent.
 
 Pub/sub keeps nothing: a message to a node that has died is lost. Nothing
 lost that way is a stored step; the clients of that node reconnect, and the
-new owner's welcome holds every step (docs/server.md, Several processes).
+new owner's welcome holds every step (docs/operators/several-processes.md).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from dicehall.server.ops.workers import Busy
+
 log = logging.getLogger("dicehall.server")
 
 BATCH = 256  # messages per round trip to Redis, at most
@@ -36,6 +38,13 @@ RelayHandler = Callable[[str, str], None]
 
 class NoReceiver(ConnectionError):
     """Nobody listens on that node's inbox: it has stopped or died."""
+
+
+class ClusterError(Busy):
+    """Redis cannot be reached, or the table's owner cannot be found now (503)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, 1)
 
 
 class Bus:

@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
-from dicehall.server.cluster.bus import NoReceiver
+from dicehall.server.cluster.bus import ClusterError, NoReceiver
 from dicehall.server.cluster.relay import FORWARDED, Receive, Relay, Scope, Send
 from dicehall.server.cluster.seats import BOT, SEAT_PATHS, best_node, query_of
-from dicehall.server.hall import ROOM_SHAPE, TABLE_ID_SHAPE
+from dicehall.server.tables.hall import ROOM_SHAPE, TABLE_ID_SHAPE
 
 if TYPE_CHECKING:
     from dicehall.server.cluster.node import Node
@@ -48,8 +48,6 @@ class Router:
         self.node = node
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        from dicehall.server.cluster.node import ClusterError
-
         kind = scope["type"]
         if kind not in ("http", "websocket") or scope.get(FORWARDED):
             await self.app(scope, receive, send)
@@ -269,8 +267,6 @@ async def run_here(node: Node, request: dict[str, Any]) -> dict[str, Any]:
 
 async def serve_forwarded(node: Node, request: dict[str, Any]) -> None:
     """Answer a request another node forwarded here, if this node still owns its table."""
-    from dicehall.server.cluster.node import ClusterError
-
     table_id = request.get("table")
     try:
         owner = node.id if table_id is None else await node.route(table_id)

@@ -26,14 +26,15 @@ from typing import TYPE_CHECKING, Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from dicehall.server.cluster.bus import Bus
+from dicehall.server.cluster.bus import Bus, ClusterError
+from dicehall.server.cluster.forward import serve_forwarded
 from dicehall.server.cluster.lease import RENEW_SECONDS, Leases
 from dicehall.server.cluster.relay import Hosted, Relay
-from dicehall.server.live import CLOSED, OVER, LiveTable
-from dicehall.server.workers import Busy
+from dicehall.server.cluster.seats import answer_find
+from dicehall.server.tables.live import CLOSED, OVER, LiveTable
 
 if TYPE_CHECKING:
-    from dicehall.server.hall import Hall
+    from dicehall.server.tables.hall import Hall
 
 log = logging.getLogger("dicehall.server")
 
@@ -62,20 +63,13 @@ def reachable(redis_url: str) -> str | None:
     return None
 
 
-class ClusterError(Busy):
-    """Redis cannot be reached, or the table's owner cannot be found now (503)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message, 1)
-
-
 class Node:
     def __init__(self, redis_url: str, hall: Hall, prefix: str = PREFIX) -> None:
         self.id = secrets.token_hex(8)
         self.hall = hall
         self.prefix = prefix
         self.redis: Any = Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=5)
-        self.errors = 0  # failed Redis calls (ops.py's bus_errors)
+        self.errors = 0  # failed Redis calls (http/health.py's bus_errors)
         self.leases = Leases(self.redis, self.id, prefix)
         self.bus = Bus(self.redis, self.id, prefix, self._on_message, self._on_relay, self.error)
         self.relays: dict[str, Relay] = {}  # our clients at tables owned elsewhere
@@ -156,7 +150,7 @@ class Node:
                     await asyncio.wait_for(ws.close(code=RESTART), 1.0)
 
     async def ready(self) -> str | None:
-        """ops.py's readiness check for the bus."""
+        """http/health.py's readiness check for the bus."""
         if self.draining:
             return "handing its tables over"
         await self.redis.ping()
@@ -230,7 +224,7 @@ class Node:
         return True
 
     async def ladder_turn(self, interval: float) -> bool:
-        """Whether this node opens the site's next ladder table (ladder.py): the first node
+        """Whether this node opens the site's next ladder table (tables/ladder.py): the first node
         to ask in each interval takes the turn, so the site keeps the ladder's pace."""
         try:
             return bool(
@@ -344,12 +338,8 @@ class Node:
         if kind == "scan":
             return self.scan()
         if kind == "http":
-            from dicehall.server.cluster.forward import serve_forwarded
-
             return serve_forwarded(self, message)
         if kind == "find-seat":
-            from dicehall.server.cluster.seats import answer_find
-
             answer_find(self, message)
             return None
         if kind == "ws-open":

@@ -3,7 +3,7 @@
 The client's node (the gateway) accepts the connection and relays it: every
 frame the client sends goes to the owner's inbox, every frame the owner sends
 comes back on the gateway's relay channel, unchanged. The owner runs the
-ordinary WebSocket protocol (sockets.py) on a `Hosted` connection, an ASGI
+ordinary WebSocket protocol (http/sockets.py) on a `Hosted` connection, an ASGI
 WebSocket made of those messages, so a relayed client gets exactly what a
 client connected to the owner gets: its own seat's views and nothing else,
 the same checks, the same limits.
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
-from dicehall.server.cluster.bus import NoReceiver
+from dicehall.server.cluster.bus import ClusterError, NoReceiver
 
 if TYPE_CHECKING:
     from dicehall.server.cluster.node import Node
@@ -136,8 +136,6 @@ class Hosted:
     @staticmethod
     async def open(node: Node, message: dict[str, Any]) -> None:
         """Run the WebSocket protocol for a client of the node that sent `message`."""
-        from dicehall.server.cluster.node import ClusterError
-
         hosted = Hosted(node, message["conn"], message["gateway"])
         table_id = message["table"]
         try:

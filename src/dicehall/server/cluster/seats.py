@@ -1,7 +1,7 @@
 """Quick match and bots' seats over the whole site, not the one process reached.
 
 `POST /api/quickmatch` and `POST /api/bots/sit` look for the longest-waiting
-table that fits (quickmatch.py, outside_bots.py) among the tables a process
+table that fits (tables/quickmatch.py, tables/outside_bots.py) among the tables a process
 holds. On a site, the node a request reaches first asks every node over the bus
 when its longest-waiting fitting table was made (`find-seat`), and hands the
 request to the node whose table has waited longest, which answers it with its
@@ -19,12 +19,12 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from dicehall.core.errors import DicehallError
-from dicehall.server.outside_bots import waiting_seat
-from dicehall.server.quickmatch import fitting
+from dicehall.server.tables.outside_bots import waiting_seat
+from dicehall.server.tables.quickmatch import fitting
 
 if TYPE_CHECKING:
     from dicehall.server.cluster.node import Node
-    from dicehall.server.hall import Hall
+    from dicehall.server.tables.hall import Hall
 
 QUICK, BOT = "quickmatch", "bot"
 SEAT_PATHS = {"/api/quickmatch": QUICK, "/api/bots/sit": BOT}

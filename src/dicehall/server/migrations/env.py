@@ -6,7 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from dicehall.server.schema import metadata
+from dicehall.server.migrations.schema import metadata
 
 cfg = context.config
 connection = cfg.attributes.get("connection")

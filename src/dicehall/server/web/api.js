@@ -62,6 +62,12 @@ export const api = {
     call("GET", `/api/tables/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`, undefined,
       token ? { "X-Seat-Token": token } : {}),
   replayFile: (transcript, seat) => call("POST", "/api/replay", { transcript, seat }),
+  review: (id, seat, token) =>
+    call("GET", `/api/tables/${encodeURIComponent(id)}/review?seat=${seat}`, undefined,
+      token ? { "X-Seat-Token": token } : {}),
+  reviewFile: (transcript, seat) => call("POST", "/api/review", { transcript, seat }),
+  practice: (game, seats, count, seed) =>
+    call("GET", `/api/practice/${encodeURIComponent(game)}?count=${count}&seed=${seed}${seats ? `&seats=${seats}` : ""}`),
   chat: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/chat`),
   verifyUrl: (id) => `/api/tables/${encodeURIComponent(id)}/verify`,
   verifyMine: (id, openings) =>

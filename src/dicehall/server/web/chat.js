@@ -6,9 +6,8 @@
 
 import { savedName } from "./api.js";
 import { h, mount } from "./dom.js";
+import { seatColour } from "./games/common.js";
 
-/** The server's preset messages (server/chat.py QUICK), by id. */
-const QUICK = [["liar", "liar!"], ["believe", "I believe you"], ["nice-kariki", "nice Kariki"], ["good-luck", "good luck!"], ["good-game", "good game"]];
 const MAX_CHARS = 300;
 
 const MUTE_KEY = (tableId) => `dicehall.mute.${tableId}`;
@@ -40,8 +39,7 @@ export class ChatPanel {
       if (!text) return;
       if (this.post({ type: "chat", text })) this.input.value = "";
     });
-    this.quick = h("div", { class: "chat-quick", role: "group", "aria-label": "Quick messages" },
-      QUICK.map(([id, text]) => h("button", { type: "button", class: "small quick", dataset: { quick: id }, onclick: () => this.post({ type: "chat", quick: id }) }, text)));
+    this.quick = h("div", { class: "chat-quick", role: "group", "aria-label": "Quick messages" });
     this.el = h("details", { class: "card chat", open: true }, h("summary", {}, "Table talk"),
       this.mutedLine, this.list, this.closedNote, this.quick, form, this.error, this.hostToggle);
   }
@@ -68,6 +66,14 @@ export class ChatPanel {
   /** The server's answer was an error about the chat: show it here. */
   showError(text) {
     this.error.textContent = text;
+  }
+
+  /** The table's quick messages, by id, as its welcome names them (server/tables/chat.py:
+   * "liar!" only where the game has claims to doubt). */
+  setQuick(quick) {
+    mount(this.quick, Object.entries(quick || {}).map(([id, text]) => h("button", {
+      type: "button", class: "small quick", dataset: { quick: id }, onclick: () => this.post({ type: "chat", quick: id }),
+    }, text)));
   }
 
   setHistory(messages) {
@@ -108,7 +114,9 @@ export class ChatPanel {
   line(m) {
     const mine = m.seat !== null && m.seat !== undefined && m.seat === this.table.seat();
     const key = senderKey(m);
-    return h("li", { class: `chat-line${m.quick ? " quick" : ""}${mine ? " mine" : ""}`, dataset: { seat: key } },
+    const seated = m.seat !== null && m.seat !== undefined;
+    return h("li", { class: `chat-line${m.quick ? " quick" : ""}${mine ? " mine" : ""}${seated ? " seated" : ""}`, dataset: { seat: key },
+      style: seated ? `--seat-colour:${seatColour(m.seat)}` : null },
       h("strong", { class: "chat-name" }, m.name), " ", h("span", { class: "chat-said" }, m.text),
       mine ? null : h("button", { type: "button", class: "link mute", title: `Hide messages from ${this.senderName(key)}`, onclick: () => this.toggleMute(key) }, "mute"));
   }
@@ -131,7 +139,8 @@ export class ChatPanel {
 export function chatHistory(messages) {
   if (!messages.length) return null;
   return h("details", { class: "card chat replay-chat" }, h("summary", {}, `Table talk (${messages.length})`),
-    h("ol", { class: "chat-list" }, messages.map((m) => h("li", { class: "chat-line" },
+    h("ol", { class: "chat-list" }, messages.map((m) => h("li", { class: `chat-line${m.seat !== null && m.seat !== undefined ? " seated" : ""}`,
+      style: m.seat !== null && m.seat !== undefined ? `--seat-colour:${seatColour(m.seat)}` : null },
       h("strong", { class: "chat-name" }, m.name), " ", h("span", { class: "chat-said" }, m.text)))));
 }
 

@@ -1,5 +1,5 @@
 // Fair dice in the page: this seat's entropy for the dice, the openings it receives, and the
-// fair-dice panel that says in words what was checked (docs/server.md, "Fair dice").
+// fair-dice panel that says in words what was checked (docs/reference/fair-dice.md).
 //
 // Sealed tables: before the game the page commits to a hash chain of a random secret
 // (SHA-256 applied CHAIN times); at each entropy round it sends the chain's value for that
@@ -159,8 +159,10 @@ export class FairDice {
   }
 }
 
-/** The fair-dice panel: what the mode shows, what this page has checked, and at the end
- * the verify report in words with the transcript and this seat's openings to download. */
+/** The fair-dice panel in plain words: while the game runs, what the page has proved so far;
+ * at the end the verify report's verdict, seats by their names. The commitment, the
+ * openings and the report's three parts (what was promised before the game, what was
+ * checked now, what stays secret and why) sit behind "How it works". */
 export function drawFairPanel(el, fair, { h, mount, api, summary, over, seat }) {
   const mode = (over && over.fairness) || (summary && summary.fairness) || "sealed";
   const commitment = (over && over.commitment) || (summary && summary.commitment);
@@ -173,11 +175,30 @@ export function drawFairPanel(el, fair, { h, mount, api, summary, over, seat }) 
     ask.then((report) => { fair.report = report; fair.onChange(); })
       .catch((e) => { fair.report = { ok: false, words: `the check could not be made: ${e.message}` }; fair.onChange(); });
   }
+  const report = fair.report;
   const received = Object.keys(fair.openings).length;
-  const words = fair.report
-    ? h("p", { class: fair.report.ok ? "fair-words ok" : "fair-words error" },
-      fair.report.ok ? `Checked: ${fair.report.words}.` : `Not verified: ${fair.report.words || fair.report.error}.`)
-    : done ? h("p", { class: "fair-words muted" }, "Checking the dice…") : null;
+  const headline = report
+    ? h("p", { class: report.ok ? "fair-words ok" : "fair-words error" },
+      report.ok ? `${sentence(report.words)}.` : `Not verified: ${report.words || report.error}.`)
+    : done ? h("p", { class: "fair-words muted" }, "Checking the dice…")
+      : h("p", { class: "fair-words" }, mode === "seed" ? PLAIN.seed : PLAIN.sealed,
+        mode === "sealed" && fair.failed.size ? h("strong", { class: "error" }, ` ${fair.failed.size} of the throws shown to you do not check!`)
+          : mode === "sealed" && fair.checked.size ? ` Your page has checked the ${fair.checked.size} throws shown to you so far.` : "");
+  const explained = report && report.ok && report.explained;
+  const parts = explained
+    ? [["Promised before the game", explained.promised], ["Checked now", explained.checked], ["Still secret, and why", explained.secret]]
+      .flatMap(([head, text]) => [h("h4", {}, head), h("p", {}, text)])
+    : [h("p", {}, MODES[mode] || MODES.sealed)];
+  const facts = mode === "seed"
+    ? [h("dt", {}, "Commitment"), h("dd", { class: "hash" }, commitment || "—"),
+      h("dt", {}, "Seed"), h("dd", { class: "hash" }, (over && over.seed) || "revealed when the game ends")]
+    : [h("dt", {}, "Commitment"), h("dd", { class: "hash" }, commitment || "—"),
+      h("dt", {}, "Openings received"), h("dd", { class: "openings" }, received ? `${received}: ${fair.failed.size
+        ? `${fair.checked.size} hash up to the committed root; ${fair.failed.size} do not`
+        : `${fair.checked.size} of them hash up to the committed root`}` : "none yet")];
+  const how = h("details", { class: "fair-how" }, h("summary", {}, "How it works"), ...parts,
+    h("dl", { class: "kv" }, ...facts),
+    mode === "sealed" ? h("p", { class: "muted" }, "Your page keeps every opening it receives: dicehall verify FILE --openings MINE.json proves your hidden throws from them.") : null);
   const links = done
     ? h("p", { class: "row" },
       h("a", { href: api.transcriptUrl(fair.tableId), download: `dicehall-${fair.tableId}.json` }, "Download the transcript"),
@@ -186,25 +207,18 @@ export function drawFairPanel(el, fair, { h, mount, api, summary, over, seat }) 
         : null,
       h("a", { href: api.verifyUrl(fair.tableId), target: "_blank", rel: "noopener" }, "The verify report"))
     : null;
-  if (mode === "seed") {
-    const seed = over && over.seed;
-    mount(el, h("summary", {}, "Fair dice"), h("p", {}, MODES.seed),
-      h("dl", { class: "kv" },
-        h("dt", {}, "Commitment"), h("dd", { class: "hash" }, commitment || "—"),
-        h("dt", {}, "Seed"), h("dd", { class: "hash" }, seed || "revealed when the game ends")),
-      words, links);
-    return;
-  }
-  const checked = fair.failed.size
-    ? `${fair.checked.size} hash up to the committed root; ${fair.failed.size} do not`
-    : `${fair.checked.size} of them hash up to the committed root`;
-  mount(el, h("summary", {}, "Fair dice"), h("p", {}, MODES.sealed),
-    h("dl", { class: "kv" },
-      h("dt", {}, "Commitment"), h("dd", { class: "hash" }, commitment || "—"),
-      h("dt", {}, "Openings received"), h("dd", { class: "openings" }, received ? `${received}: ${checked}` : "none yet")),
-    h("p", { class: "muted" }, "Your page keeps every opening it receives: dicehall verify FILE --openings MINE.json proves your hidden throws from them."),
-    words, links);
+  const wasOpen = el.querySelector(".fair-how") && el.querySelector(".fair-how").open;
+  if (wasOpen) how.open = true;
+  mount(el, h("summary", {}, "Fair dice"), headline, how, links);
 }
+
+/** The panel's words while a game runs, by mode. */
+const PLAIN = {
+  sealed: "The dice were fixed before the game and cannot be changed now: every throw shown to you is proved to you, and dice nobody is shown stay secret, even afterwards.",
+  seed: "The dice come from a secret seed fixed before the game: when the game ends the seed is revealed, and anyone can recompute every throw.",
+};
+
+const sentence = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
 
 function mineUrl(fair, seat) {
   const blob = new Blob([JSON.stringify(fair.mine(seat), null, 1)], { type: "application/json" });

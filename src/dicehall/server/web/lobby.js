@@ -5,6 +5,8 @@ import { api, loadSeat, saveName, saveSeat, savedName } from "./api.js";
 import { h, mount, seatName, statusText } from "./dom.js";
 import { MODES } from "./fair.js";
 import { gameTitle } from "./games/index.js";
+import { guideOffer } from "./guide.js";
+import { practiceOffer } from "./practice.js";
 
 let gamesCache = null;
 
@@ -29,10 +31,14 @@ export function showLobby(main) {
   const join = joinSection();
   const quick = h("section", { class: "card", "aria-labelledby": "quick-title" });
   const open = h("section", { class: "card", "aria-labelledby": "open-title" });
-  mount(main, h("div", { class: "lobby" }, newTable, h("div", { class: "lobby-side" }, quick, join, open)));
+  const guides = h("div", { class: "lobby-guides" });
+  const practice = h("div", { class: "lobby-practice" });
+  mount(main, h("div", { class: "lobby" }, newTable, h("div", { class: "lobby-side" }, guides, quick, join, open, practice)));
 
   games()
     .then((list) => {
+      mount(guides, guideOffer(list));
+      mount(practice, practiceOffer(list));
       buildNewTable(newTable, list);
       buildQuickMatch(quick, list);
     })
@@ -59,7 +65,7 @@ function buildNewTable(section, list) {
   const playersBox = h("fieldset", { class: "players" });
   const nameInput = h("input", { id: "host-name", name: "name", autocomplete: "nickname", maxlength: 24, value: savedName(), placeholder: "your nickname" });
   const listedInput = h("input", { id: "listed", name: "listed", type: "checkbox", checked: true });
-  const timerInput = h("input", { id: "turn-seconds", name: "turn_seconds", type: "number", min: 5, max: 3600, placeholder: "60 (listed tables)", inputmode: "numeric" });
+  const timerInput = h("input", { id: "turn-seconds", name: "turn_seconds", type: "number", min: 10, max: 3600, placeholder: "60 (listed tables)", inputmode: "numeric", "aria-describedby": "turn-seconds-help" });
   const graceInput = h("input", { id: "grace-seconds", name: "grace_seconds", type: "number", min: 1, max: 3600, value: 60, inputmode: "numeric" });
   const emptySelect = h("select", { id: "when-empty", name: "when_empty" },
     h("option", { value: "finish" }, "the bots finish the game"), h("option", { value: "close" }, "close the table"));
@@ -87,7 +93,8 @@ function buildNewTable(section, list) {
         const choice = before[i] ?? (i === 0 ? "" : game.bots[0] || "");
         const select = h("select", { id, name: id, dataset: { seat: i } },
           h("option", { value: "" }, i === 0 ? "Person (you)" : "Person"),
-          game.bots.map((b) => h("option", { value: b }, `Bot: ${b}`)),
+          game.bots.map((b) => h("option", { value: b, title: (game.bot_warnings || {})[b] || "" },
+            `Bot: ${b}${(game.bot_warnings || {})[b] ? " (not at full strength here)" : ""}`)),
           h("option", { value: "outside" }, "Bot from outside (docs/bots.md)"));
         select.value = choice;
         return h("div", { class: "field inline" }, h("label", { for: id }, `Seat ${i + 1}`), select);
@@ -100,14 +107,24 @@ function buildNewTable(section, list) {
     mount(rules, h("summary", {}, `Rules of ${game.name}`), h("pre", {}, game.rules || "No rules text."));
     Object.assign(seatsInput, { min: game.min_seats, max: game.max_seats, value: game.default_seats });
     seatsInput.disabled = game.min_seats === game.max_seats;
+    const main = game.options.filter((o) => !o.advanced);
+    const advanced = game.options.filter((o) => o.advanced);
     mount(optionsBox, h("legend", {}, "Options"),
-      game.options.length ? game.options.map(optionField) : h("p", { class: "muted" }, "This game has no options."));
+      game.options.length ? main.map(optionField) : h("p", { class: "muted" }, "This game has no options."),
+      advanced.length ? h("details", { class: "advanced-options" },
+        h("summary", {}, "Advanced: research variants"),
+        h("p", { class: "help" }, "Smaller or changed games for study; a first game does without them."),
+        advanced.map(optionField)) : null);
     mount(playersBox);
     drawPlayers();
+    syncSeatChoices(optionsBox, game, Number(seatsInput.value));
   };
 
   gameSelect.addEventListener("change", drawGame);
-  seatsInput.addEventListener("change", drawPlayers);
+  seatsInput.addEventListener("change", () => {
+    drawPlayers();
+    syncSeatChoices(optionsBox, byId[gameSelect.value], Number(seatsInput.value));
+  });
 
   const form = h("form", { class: "new-table", novalidate: true },
     field("Game", gameSelect), summary, rules,
@@ -115,12 +132,13 @@ function buildNewTable(section, list) {
     field("Your nickname", nameInput),
     checkField("List in the lobby (otherwise only the room code finds it)", listedInput),
     field("Turn timer (seconds)", timerInput),
+    h("p", { class: "help", id: "turn-seconds-help" }, "At least 10 s. A listed table gets 60 s unless you set another; a private table has none unless you set one."),
     field("Bot pace", paceSelect),
     field("Fair dice", fairSelect), fairHelp,
     field("A gone player's seat is played by the bot after (seconds)", graceInput),
     field("When every player has left", emptySelect),
     checkField("Spectators may chat", spectatorChat),
-    checkField("Rated: the result moves every player's rating (bots' too)", ratedInput),
+    checkField("Rated: the result moves the players' ratings. Only named accounts are rated: a game with a guest or a bot you seat counts as casual, and repeated games against the same player weigh less and less (the second half, the third a quarter …)", ratedInput),
     error, submit);
 
   form.addEventListener("submit", async (event) => {
@@ -178,20 +196,24 @@ function checkField(label, input) {
   return h("div", { class: "field check" }, input, h("label", { for: input.id }, label));
 }
 
-/** A form field for one declared option: choices → select, bool → checkbox, int → number. */
+/** A form field for one declared option, in words: its label, its choices as people read
+ * them (a seat by its place at the table), its help below; choices → select, bool →
+ * checkbox, int → number. */
 function optionField(option) {
   const id = `opt-${option.name}`;
-  const help = option.help ? h("small", { class: "help", id: `${id}-help` }, option.help) : null;
+  const label = option.label || option.name;
+  const help = option.help ? h("small", { class: "help", id: `${id}-help` }, sentence(option.help)) : null;
   const described = help ? `${id}-help` : undefined;
   let input;
   if (option.type === "bool") {
     input = h("input", { id, type: "checkbox", name: option.name, "aria-describedby": described });
     input.checked = Boolean(option.default);
-    return h("div", { class: "field check" }, input, h("label", { for: id }, option.name), help);
+    return h("div", { class: "field check" }, input, h("label", { for: id }, label), help);
   }
   if (option.choices) {
+    const words = option.choice_words || {};
     input = h("select", { id, name: option.name, "aria-describedby": described },
-      option.choices.map((c) => h("option", { value: c }, c)));
+      option.choices.map((c) => h("option", { value: c }, sentence(words[c] || c))));
     input.value = option.default;
   } else if (option.type === "int") {
     input = h("input", { id, type: "number", name: option.name, value: option.default,
@@ -199,7 +221,44 @@ function optionField(option) {
   } else {
     input = h("input", { id, name: option.name, value: option.default, "aria-describedby": described });
   }
-  return h("div", { class: "field" }, h("label", { for: id }, option.name), input, help);
+  return h("div", { class: "field" }, h("label", { for: id }, label), input, help);
+}
+
+const sentence = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
+
+/** A seat option (Kariki's first roller, Tao's first player) offers the seats the table
+ * has, by their names: "Seat 1 (you)", "Seat 2", …; the other choice ("roll for it") stays. */
+function syncSeatChoices(box, game, seats) {
+  for (const option of game.options.filter((o) => o.seats_from)) {
+    const select = box.querySelector(`[name="${CSS.escape(option.name)}"]`);
+    if (!select) continue;
+    for (const choice of select.options) {
+      if (choice.value === option.seats_from) continue;
+      const seat = Number(choice.value);
+      choice.hidden = choice.disabled = seat >= seats;
+      choice.textContent = seat === 0 ? "Seat 1 (you)" : `Seat ${seat + 1}`;
+    }
+    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = option.seats_from;
+  }
+}
+
+/** The table's options as the lobby named them, for the room page: "Pull catches: any claim
+ * that differs from the dice". */
+export function optionWords(game, options, names = []) {
+  return (game ? game.options : []).filter((o) => options && o.name in options).map((o) => {
+    const value = options[o.name];
+    const words = o.choice_words || {};
+    const shown = o.type === "bool" ? (value ? "yes" : "no")
+      : o.seats_from && value !== o.seats_from ? seatName(names, Number(value)) : words[value] || String(value);
+    return `${o.label || o.name}: ${shown}`;
+  });
+}
+
+/** The turn timer in words: "60 s a turn, and 30 s more for the whole game". */
+function timerWords(summary) {
+  if (!summary.turn_seconds) return "No turn timer";
+  const bank = summary.time_bank && summary.time_bank.seconds;
+  return `Turn timer: ${Math.round(summary.turn_seconds)} s a turn${bank ? `, and ${Math.round(bank)} s more for the whole game` : ""}`;
 }
 
 function readOptions(box, declared) {
@@ -250,7 +309,7 @@ function buildQuickMatch(section, list) {
 }
 
 function joinSection() {
-  const code = h("input", { id: "room-code", name: "room", autocomplete: "off", autocapitalize: "characters", placeholder: "ABCD", required: true });
+  const code = h("input", { id: "room-code", name: "room", autocomplete: "off", autocapitalize: "characters", placeholder: "K7MX2P", maxlength: 200, required: true });
   const form = h("form", { class: "join" },
     field("Room code or invite link", code),
     h("button", { type: "submit" }, "Go to room"));
@@ -289,10 +348,10 @@ async function loadOpenTables(section) {
             h("a", { class: "button small", href: `#/table/${tableId(t)}` }, "Watch"))))));
 }
 
-/** A sitter's shown rating in the table's game (mu − 3σ, as on their page), if rated. */
+/** A sitter's shown rating in the table's game (as on their page), if rated. */
 function ratingBadge(p) {
   if (typeof p.rating !== "number") return null;
-  return h("span", { class: "open-rating", title: "rating in this game (mu − 3 sigma)" }, ` ${p.rating.toFixed(1)}`);
+  return h("span", { class: "open-rating", title: "rating in this game" }, ` ${Math.round(p.rating)}`);
 }
 
 /** How long since the table's last move (or since it opened, while it waits). */
@@ -320,14 +379,14 @@ function clamp(n, lo, hi) {
 export function showRoom(main, code) {
   const body = h("section", { class: "card room" }, h("h2", {}, `Room ${code}`), h("p", { class: "muted" }, "Loading…"));
   mount(main, body);
-  api.room(code)
-    .then((summary) => drawRoom(body, code, summary))
+  Promise.all([api.room(code), games().catch(() => [])])
+    .then(([summary, list]) => drawRoom(body, code, summary, list.find((g) => g.id === summary.game)))
     .catch((e) => mount(body, h("h2", {}, `Room ${code}`), h("p", { class: "error", role: "alert" }, e.message),
       h("a", { href: "#/", class: "button" }, "Back to the lobby")));
   return null;
 }
 
-function drawRoom(section, code, summary) {
+function drawRoom(section, code, summary, game) {
   const id = tableId(summary);
   const seats = Array.isArray(summary.seats) ? summary.seats : [];
   const name = h("input", { id: "join-name", autocomplete: "nickname", maxlength: 24, value: savedName(), placeholder: "your nickname" });
@@ -355,7 +414,12 @@ function drawRoom(section, code, summary) {
     h("p", {}, `${gameTitle(summary.game)} · ${statusText(summary.status)}`),
     seats.length ? h("ul", { class: "seat-list" }, seats.map((seat, i) => h("li", {},
       h("strong", {}, seat.taken ? seatName(seats.map((x) => x.name), i) : `Seat ${i + 1}`), " ",
-      h("span", { class: "muted" }, seat.bot ? `bot (${seat.bot})` : seat.outside_bot ? "bot from outside" : seat.taken ? "taken" : "free")))) : null,
+      h("span", { class: "muted" }, seat.bot ? `bot (${seat.bot})${seat.bot_warning ? `: not at full strength: ${seat.bot_warning}` : ""}` : seat.outside_bot ? "bot from outside" : seat.taken ? "taken" : "free")))) : null,
+    h("ul", { class: "room-options" },
+      h("li", {}, timerWords(summary)),
+      summary.settings && summary.settings.rated ? h("li", {}, "Rated: the result moves every player's rating") : h("li", {}, "Casual: no rating moves"),
+      h("li", {}, summary.fairness === "seed" ? "Fair dice: revealed seed" : "Fair dice: sealed"),
+      optionWords(game, summary.options, seats.map((x) => x.name)).map((text) => h("li", {}, text))),
     loadSeat(id) && summary.status !== "over" && summary.status !== "closed"
       ? h("div", { class: "row" }, h("p", {}, "This browser holds a seat at this table."),
         h("a", { class: "button primary back-to-seat", href: `#/table/${id}` }, "Back to your seat"))

@@ -1,6 +1,7 @@
 // Who played what: a player's page (#/player/NAME), the leaderboards (#/leaderboard/GAME)
-// and a finished game's page (#/game/ID). A rating is OpenSkill's mu − 3·sigma, the figure
-// a leaderboard sorts by (docs/ratings.md).
+// and a finished game's page (#/game/ID). A rating is shown on a 1500-centred scale
+// (OpenSkill's mu − 3·sigma, mapped by the server: `shown`), with a "?" while it is
+// provisional; mu, sigma and the ordinal stay behind "details" (docs/reference/ratings.md).
 
 import { api, call } from "./api.js";
 import { h, mount, s } from "./dom.js";
@@ -8,7 +9,16 @@ import { gameTitle } from "./games/index.js";
 
 const enc = encodeURIComponent;
 const fixed = (x) => (x === null || x === undefined ? "—" : Number(x).toFixed(1));
-const signed = (x) => (x === null || x === undefined ? "—" : `${x >= 0 ? "+" : ""}${x.toFixed(1)}`);
+const signed = (x) => (x === null || x === undefined ? "—" : `${x >= 0 ? "+" : ""}${Math.round(x)}`);
+const day = (t) => new Date(t * 1000).toLocaleDateString(undefined, { day: "numeric", month: "short" });
+/** A rating as people read it: "1534", or "1534?" while it is provisional. */
+const rating = (r) => (r === null || r === undefined ? "—"
+  : r.provisional ? h("span", { class: "provisional", title: "provisional: fewer than 10 rated games" }, `${r.shown}?`)
+    : String(r.shown));
+/** mu, sigma and the ordinal of some ratings, behind "details", for who wants the maths. */
+const details = (rows) => h("details", { class: "rating-details" }, h("summary", {}, "details"),
+  h("p", { class: "muted" }, "A rating is OpenSkill's ordinal, mu − 3·sigma, as 1500 + 20 × ordinal (never below 0); it is provisional (marked ?) until 10 rated games."),
+  grid(["", "mu", "sigma", "mu − 3·sigma"], rows.map(([label, r]) => [label, fixed(r.mu), fixed(r.sigma), fixed(r.ordinal)]), "rating-maths"));
 const when = (t) => new Date(t * 1000).toLocaleString();
 const winRate = (r) => (r.games ? `${Math.round((100 * r.wins) / r.games)}%` : "—");
 const playerLink = (name, kind) =>
@@ -37,9 +47,10 @@ function drawPlayer(box, data) {
   mount(box, h("h1", {}, a.name, a.kind === "bot" ? " (bot)" : ""),
     h("h2", {}, "Ratings"),
     data.ratings.length
-      ? grid(["game", "rating", "mu", "sigma", "games", "wins"], data.ratings.map((r) => [
+      ? [grid(["game", "rating", "games", "wins"], data.ratings.map((r) => [
         h("a", { href: `#/leaderboard/${enc(r.game)}` }, gameTitle(r.game)),
-        fixed(r.ordinal), fixed(r.mu), fixed(r.sigma), r.games, winRate(r)]), "ratings")
+        rating(r), r.games, winRate(r)]), "ratings"),
+      details(data.ratings.map((r) => [gameTitle(r.game), r]))]
       : h("p", { class: "muted" }, "No rated games yet."),
     Object.entries(data.rating_history).map(([game, points]) => chart(game, points)),
     h("h2", {}, "Games"),
@@ -48,25 +59,45 @@ function drawPlayer(box, data) {
         h("a", { href: `#/game/${enc(g.table_id)}` }, when(g.finished)),
         gameTitle(g.game), g.players.join(", "),
         `${g.won > 0 ? "won" : "lost"} (${g.net >= 0 ? "+" : ""}${g.net})`,
-        g.rated && g.after ? `${fixed(g.after.ordinal)} (${signed(g.after.ordinal - g.before.ordinal)})` : "casual",
+        g.rated && g.after ? `${g.after.shown} (${signed(g.after.shown - g.before.shown)})` : "casual",
       ]), "games")
       : h("p", { class: "muted" }, "No finished games yet."));
 }
 
-/** The rating after each rated game, as a line over the games played. */
+/** The rating after each rated game, on axes: the shown rating up the side, the dates of
+ * the games along the bottom. */
 function chart(game, points) {
-  const W = 600, H = 160, pad = 24;
-  const values = points.map((p) => p.ordinal);
-  const lo = Math.min(...values, 0), hi = Math.max(...values, 1);
-  const x = (i) => pad + (points.length > 1 ? (i * (W - 2 * pad)) / (points.length - 1) : (W - 2 * pad) / 2);
-  const y = (v) => H - pad - ((v - lo) * (H - 2 * pad)) / (hi - lo || 1);
-  const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.ordinal).toFixed(1)}`).join(" ");
+  const W = 600, H = 200, left = 48, right = 16, top = 12, bottom = 36;
+  const values = points.map((p) => p.shown);
+  let lo = Math.min(...values), hi = Math.max(...values);
+  const step = niceStep(hi - lo), flat = hi === lo;
+  lo = Math.max(0, Math.floor(lo / step) * step - (flat ? step : 0));
+  hi = Math.ceil(hi / step) * step + (flat ? step : 0);
+  const x = (i) => left + (points.length > 1 ? (i * (W - left - right)) / (points.length - 1) : (W - left - right) / 2);
+  const y = (v) => H - bottom - ((v - lo) * (H - top - bottom)) / (hi - lo || 1);
+  const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.shown).toFixed(1)}`).join(" ");
+  const ticks = [];
+  for (let v = lo; v <= hi; v += step) ticks.push(v);
+  const dated = points.length > 1 ? [...new Set([0, Math.floor((points.length - 1) / 2), points.length - 1])] : [0];
+  const last = points.at(-1);
   return h("figure", { class: "rating-chart" },
-    s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${gameTitle(game)} rating over ${points.length} rated games` },
-      s("line", { x1: pad, y1: y(0), x2: W - pad, y2: y(0), class: "axis" }),
+    s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${gameTitle(game)} rating over ${points.length} rated games, from ${day(points[0].at)} to ${day(last.at)}` },
+      s("line", { x1: left, y1: top, x2: left, y2: H - bottom, class: "axis" }),
+      s("line", { x1: left, y1: H - bottom, x2: W - right, y2: H - bottom, class: "axis" }),
+      ticks.map((v) => s("g", { class: "tick" },
+        s("line", { x1: left - 4, y1: y(v), x2: W - right, y2: y(v), class: "grid-line" }),
+        s("text", { x: left - 8, y: y(v) + 4, "text-anchor": "end", class: "tick-label y-label" }, String(v)))),
+      dated.map((i) => s("text", { x: x(i), y: H - bottom + 16, "text-anchor": points.length > 1 && i === 0 ? "start" : points.length > 1 && i === points.length - 1 ? "end" : "middle", class: "tick-label x-label" }, day(points[i].at))),
+      s("text", { x: (left + W - right) / 2, y: H - 4, "text-anchor": "middle", class: "axis-title" }, "date of the game"),
       s("polyline", { points: line, class: "rating-line" }),
-      points.map((p, i) => s("circle", { cx: x(i), cy: y(p.ordinal), r: 3 }, s("title", {}, `${fixed(p.ordinal)} · ${when(p.at)}`)))),
-    h("figcaption", {}, `${gameTitle(game)}: rating after each rated game (latest ${fixed(values.at(-1))})`));
+      points.map((p, i) => s("circle", { cx: x(i), cy: y(p.shown), r: 3 }, s("title", {}, `${p.shown} · ${when(p.at)}`)))),
+    h("figcaption", {}, `${gameTitle(game)}: rating after each rated game (latest ${last.shown})`));
+}
+
+/** A round step for the rating axis: about four lines whatever the spread. */
+function niceStep(spread) {
+  for (const step of [10, 20, 25, 50, 100, 200, 250, 500]) if (spread / step <= 4) return step;
+  return 1000;
 }
 
 export function showLeaderboard(main, game) {
@@ -83,9 +114,10 @@ function drawLeaderboard(box, { games, id, board }) {
     h("nav", { class: "games-nav", "aria-label": "Games" },
       games.map((g) => h("a", { href: `#/leaderboard/${enc(g.id)}`, "aria-current": g.id === id ? "page" : null }, g.name))),
     board.ratings.length
-      ? grid(["#", "player", "rating", "mu", "sigma", "games", "wins"], board.ratings.map((r) => [
+      ? [grid(["#", "player", "rating", "games", "wins"], board.ratings.map((r) => [
         r.rank, h("span", {}, playerLink(r.name, r.kind), r.kind === "bot" ? " (bot)" : ""),
-        fixed(r.ordinal), fixed(r.mu), fixed(r.sigma), r.games, winRate(r)]), "leaderboard")
+        rating(r), r.games, winRate(r)]), "leaderboard"),
+      details(board.ratings.map((r) => [r.name, r]))]
       : h("p", { class: "muted" }, "No rated games of this game yet."));
 }
 
@@ -104,7 +136,8 @@ function drawRecord(box, tableId, { record, table }) {
     verify.textContent = "Checking…";
     try {
       const report = await call("GET", api.verifyUrl(tableId));
-      verify.textContent = `${report.ok ? "✓ fair: " : "✗ failed: "}${report.words || report.error || ""}`;
+      const words = String(report.words || report.error || "");
+      verify.textContent = report.ok ? `✓ ${words.charAt(0).toUpperCase()}${words.slice(1)}.` : `✗ Not verified: ${words}`;
       verify.className = `verify-words ${report.ok ? "ok" : "error"}`;
     } catch (e) {
       verify.textContent = e.message;
@@ -120,9 +153,10 @@ function drawRecord(box, tableId, { record, table }) {
         s.account.name !== s.name ? `, as ${s.name}` : "") : s.name,
       (s.won ?? (winners.has(s.seat) ? 1 : 0)) > 0 ? "won" : "lost",
       s.net ?? (table.result ? table.result.net[s.seat] : "—"),
-      s.after ? `${fixed(s.before.ordinal)} → ${fixed(s.after.ordinal)}` : "—",
-      s.change === null || s.change === undefined ? "—" : signed(s.change),
+      s.after ? `${s.before.shown} → ${s.after.shown}` : "—",
+      s.shown_change === null || s.shown_change === undefined ? "—" : signed(s.shown_change),
     ]), "record"),
+    seats.some((x) => x.after) ? details(seats.filter((x) => x.after).map((x) => [x.name, x.after])) : null,
     h("p", { class: "record-links" },
       h("a", { href: api.transcriptUrl(tableId), download: `dicehall-${tableId}.json` }, "Download the transcript"),
       " · ", h("a", { href: `#/replay/${enc(tableId)}` }, "Replay")),

@@ -12,6 +12,7 @@ import { chatHistory } from "./chat.js";
 import { anyDie, eventDice } from "./dice.js";
 import { h, mount, seatName } from "./dom.js";
 import { gameTitle, renderBoard } from "./games/index.js";
+import { showFileReview } from "./review.js";
 
 /** Pauses between steps when playing, by speed. */
 export const SPEEDS = [
@@ -69,6 +70,7 @@ class ReplayScreen {
   }
 
   build(main) {
+    this.main = main;
     this.title = h("h1", {}, this.tableId ? "Replay" : "Replay a transcript");
     this.status = h("p", { class: "muted", "aria-live": "polite" }, this.tableId ? "Loading…" : "");
     this.seatPick = h("select", { id: "replay-seat", onchange: () => this.load(this.seatPick.value === "" ? null : Number(this.seatPick.value)) });
@@ -231,7 +233,10 @@ class ReplayScreen {
       this.tableId ? h("div", { class: "row" },
         h("a", { class: "button", href: api.verifyUrl(this.tableId), target: "_blank", rel: "noopener" }, "Verify this game"),
         h("a", { class: "button", href: api.transcriptUrl(this.tableId), download: `dicehall-${this.tableId}.json` }, "Download the transcript"),
-        h("a", { class: "button", href: `#/table/${this.tableId}` }, "Back to the table")) : null);
+        h("a", { class: "button review-link", href: `#/review/${this.tableId}/${a.seat ?? 0}` }, a.seat === null ? "Review the play" : "Review this seat's play"),
+        h("a", { class: "button", href: `#/table/${this.tableId}` }, "Back to the table"))
+        : h("div", { class: "row" }, h("button", { type: "button", class: "review-link", onclick: () => { this.pause(); showFileReview(this.main, this.file, a.seat ?? 0); } },
+          a.seat === null ? "Review the play" : "Review this seat's play")));
   }
 
   play() {

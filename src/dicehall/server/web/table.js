@@ -10,9 +10,12 @@ import { ChatPanel } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { cellText, h, mount, seatName, statusText } from "./dom.js";
 import { gameTitle, renderBoard } from "./games/index.js";
+import { pickedWords, picksDice } from "./games/tepiiku.js";
 import { anyDie, eventDice } from "./dice.js";
 import { FairDice, drawFairPanel } from "./fair.js";
 import { notify } from "./notice.js";
+import { diceSound, loadPrefs, prefsCard } from "./prefs.js";
+import { markPlayed } from "./guide.js";
 import { Story } from "./story.js";
 
 /** The longest pause between two events of a story. A story goes at half the bots' pause,
@@ -36,7 +39,10 @@ export class TableScreen {
     this.story = new Story({
       tell: (event) => this.addEvents([event]),
       settle: (msg) => this.settle(msg),
-      onBusy: (busy) => (this.skip.hidden = !busy),
+      onBusy: (busy) => {
+        this.skip.hidden = !busy;
+        this.drawTimer();
+      },
     });
     this.story.paceMs = storyPace(this.held && this.held.pace);
     this.fairDice = new FairDice(tableId, (message) => this.connection && this.connection.send(message));
@@ -101,7 +107,7 @@ export class TableScreen {
           this.end),
         h("aside", { class: "table-side" },
           h("section", { class: "card" }, h("h2", {}, "Log"), this.log),
-          this.chat.el, this.odds, this.fair, this.alertsBox))));
+          this.chat.el, this.odds, this.fair, this.alertsBox, prefsCard()))));
   }
 
   // --- messages -------------------------------------------------------------------
@@ -111,6 +117,7 @@ export class TableScreen {
     switch (msg.type) {
       case "welcome": {
         this.story.clear();
+        this.chat.setQuick(msg.quick);
         this.chat.setHistory(msg.chat || []);
         this.names = msg.names || this.names;
         this.events = [];
@@ -126,6 +133,12 @@ export class TableScreen {
       }
       case "update":
         clearTimeout(this.watchdog); // the move was taken, even if its story is still told
+        if (this.throwDue === this.seat && (msg.throw_due ?? null) !== this.seat) {
+          // the throw was made (by this seat, or by the table when the time ran out): no
+          // Throw button waits through the story of what it threw
+          this.throwDue = null;
+          mount(this.actions);
+        }
         this.story.push(msg);
         break;
       case "over":
@@ -206,7 +219,9 @@ export class TableScreen {
     if (mine && !this.wasMine && msg.type === "update") {
       this.alerted.push(alertTurn(this.alerts, `${gameTitle((msg.view && msg.view.game) || "")} · dicehall`));
     }
+    if (!mine || !this.wasMine) this.picked = new Set(); // dice picked to reroll (Tepiiku), kept through others' moves
     this.wasMine = mine;
+    if (this.held && msg.view) markPlayed(msg.view.game);
     this.view = msg.view;
     this.legal = msg.legal || [];
     this.actors = msg.actors || [];
@@ -235,6 +250,7 @@ export class TableScreen {
     if (events.length) {
       const last = events[events.length - 1];
       const dice = eventDice(last);
+      if (dice && loadPrefs().diceSound) this.sounded = diceSound();
       mount(this.latest,
         dice ? h("span", { class: "latest-dice" }, dice.map((f) => anyDie(f, { size: 30 }))) : null,
         this.named(last.text));
@@ -356,6 +372,7 @@ export class TableScreen {
   }
 
   drawBoard() {
+    const picking = this.status === "playing" && picksDice(this.view, this.legal);
     mount(this.board, renderBoard(this.view, {
       names: this.names,
       seat: this.seat,
@@ -363,7 +380,39 @@ export class TableScreen {
       legal: this.legal,
       actors: this.actors || [],
       named: (text) => this.named(text),
+      pick: picking ? { picked: this.picked || new Set(), toggle: (i) => this.togglePick(i) } : null,
     }));
+  }
+
+  /** Tepiiku: a die tapped on the board joins (or leaves) the dice to reroll. */
+  togglePick(i) {
+    if (this.pending) return;
+    this.picked = this.picked || new Set();
+    if (this.picked.has(i)) this.picked.delete(i);
+    else this.picked.add(i);
+    this.drawBoard();
+    this.drawMoves();
+  }
+
+  /** The move bar while dice are picked: pay (where the Fish may) and "reroll these". */
+  pickMoves() {
+    const pay = this.legal.findIndex((e) => e.action.type !== "reroll");
+    const picked = [...(this.picked || [])].sort();
+    return [
+      pay >= 0 ? h("button", {
+        type: "button", class: "action", disabled: this.pending, dataset: { index: pay },
+        "aria-keyshortcuts": "P", onclick: () => this.act(pay),
+      }, h("kbd", { "aria-hidden": "true" }, "P"), this.named(this.legal[pay].label)) : null,
+      h("button", {
+        type: "button", class: "action primary reroll-these", disabled: this.pending || !picked.length,
+        "aria-keyshortcuts": "Enter", onclick: () => this.rerollPicked(),
+      }, picked.length ? `Reroll these: ${pickedWords(this.view, picked)}` : "Reroll these (tap your dice first)"),
+    ];
+  }
+
+  rerollPicked() {
+    const dice = [...(this.picked || [])].sort();
+    if (dice.length) this.send({ type: "reroll", dice });
   }
 
   drawMoves() {
@@ -402,6 +451,12 @@ export class TableScreen {
       document.title = `● Your throw · ${gameTitle((this.view && this.view.game) || "")} · dicehall`;
       return;
     }
+    if (mine && picksDice(this.view, this.legal)) {
+      mount(this.actions, this.pickMoves());
+      this.drawTimer();
+      document.title = `● Your turn · ${gameTitle(this.view.game)} · dicehall`;
+      return;
+    }
     mount(this.actions, mine ? this.legal.map((entry, i) => h("button", {
       type: "button",
       class: "action",
@@ -415,11 +470,18 @@ export class TableScreen {
   }
 
   drawTimer() {
-    if (!this.deadline || this.status !== "playing") {
+    // while the story of the last events is told the clock is not shown: the server starts
+    // a turn's time once the story is told (live.py, story_seconds)
+    if (!this.deadline || this.status !== "playing" || this.story.busy) {
       this.timer.textContent = "";
       return;
     }
     const left = Math.max(0, Math.ceil(this.deadline - Date.now() / 1000));
+    if (left === 0 && this.throwDue === this.seat && this.actions.querySelector(".throw")) {
+      // the table throws for a roller whose time ran out: the button goes with the time
+      mount(this.actions);
+      this.prompt.textContent = "Time is up: the table throws for you…";
+    }
     this.timer.textContent = `${left}s left${this.onBank ? " (time bank)" : ""}`;
     this.timer.classList.toggle("urgent", left <= 10);
   }
@@ -442,6 +504,7 @@ export class TableScreen {
           h("th", { scope: "row" }, seatName(this.names, i)), h("td", {}, n > 0 ? `+${n}` : String(n)))))),
       h("div", { class: "row" }, rematch,
         h("a", { class: "button", href: `#/replay/${this.tableId}` }, "Replay step by step"),
+        h("a", { class: "button", href: `#/review/${this.tableId}${this.held ? `/${this.held.seat}` : ""}` }, this.held ? "Review my play" : "Review the play"),
         h("a", { class: "button", href: `#/game/${this.tableId}` }, "Results and ratings"),
         h("a", { class: "button", href: "#/" }, "Lobby")));
   }
@@ -461,11 +524,11 @@ export class TableScreen {
     // every column fits the sidebar or a phone: nothing is cut off behind a scroll bar
     const order = columnOrder(table);
     mount(this.oddsBody,
-      h("h3", {}, table.title),
+      h("h3", {}, this.named(table.title)),
       h("table", { class: "odds-table" },
         h("thead", {}, h("tr", {}, order.map((i) => h("th", { scope: "col" }, table.columns[i])))),
         h("tbody", {}, table.rows.map((row) => h("tr", {}, order.map((i) => h("td", {}, oddsCell(row[i], (t) => this.named(t)))))))),
-      table.note ? h("p", { class: "muted" }, table.note) : null);
+      table.note ? h("p", { class: "muted" }, this.named(table.note)) : null);
   }
 
   showError(message) {
@@ -476,14 +539,20 @@ export class TableScreen {
 
   act(index) {
     const entry = this.legal[index];
-    if (!entry || this.pending) return;
+    if (entry) this.send(entry.action);
+  }
+
+  /** Send a move: one of the offered actions, or a set of dice picked to reroll. */
+  send(action) {
+    if (this.pending) return;
     // the step names the position the move answers: the server refuses it once that is past,
     // so a double click or a resend after a reconnect is never played twice
-    if (!this.connection.send({ type: "action", step: this.step, action: entry.action })) {
+    if (!this.connection.send({ type: "action", step: this.step, action })) {
       this.showError("Not connected: your move was not sent. Reconnecting…");
       return;
     }
     this.pending = true;
+    this.picked = new Set();
     this.error.textContent = "";
     clearTimeout(this.watchdog);
     this.watchdog = setTimeout(() => {
@@ -515,7 +584,17 @@ export class TableScreen {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
-    if (/^[1-9]$/.test(event.key)) {
+    const picking = this.legal.length > 0 && picksDice(this.view, this.legal);
+    if (picking && /^[1-3]$/.test(event.key)) {
+      event.preventDefault();
+      this.togglePick(Number(event.key) - 1);
+    } else if (picking && (event.key === "p" || event.key === "P")) {
+      const pay = this.legal.findIndex((e) => e.action.type !== "reroll");
+      if (pay >= 0) this.act(pay);
+    } else if (picking && event.key === "Enter" && target === document.body) {
+      event.preventDefault();
+      this.rerollPicked();
+    } else if (/^[1-9]$/.test(event.key)) {
       event.preventDefault();
       this.act(Number(event.key) - 1);
     } else if (event.key === "Enter" && this.throwDue === this.seat && target === document.body) {
@@ -588,7 +667,7 @@ function percent(value) {
 
 /** A seat's connection in words: everyone sees who is here, dropped, gone or played by a bot. */
 function seatState(s) {
-  if (s.bot) return "bot";
+  if (s.bot) return s.bot_warning ? `bot · not at full strength: ${s.bot_warning}` : "bot";
   if (!s.taken) return s.outside_bot ? "waiting for a bot from outside" : "free";
   const state = s.state || (s.connected ? "connected" : "gone");
   if (s.quit) return s.quit === "left" ? "left · bot plays" : "conceded";

@@ -19,6 +19,11 @@ const STATUS = { in: "in", folded: "folded", "sitting out": "sitting out", out: 
 export function drawTao(view, ctx) {
   const name = (seat) => seatName(ctx.names, seat);
   const pot = view.pot || { black: 0, white: 0 };
+  // the round's showdown, while the board still shows that round (the end of the game):
+  // the tubes of those who showed their dice are open (D8)
+  const sd = view.showdown;
+  const shown = sd && sd.match === view.match && sd.round === view.round
+    ? Object.fromEntries((sd.players || []).map((p) => [p.seat, p.dice])) : {};
   return h("div", { class: "tao" },
     h("div", { class: "centre-row" },
       stat("Pot", h("span", {}, stones(pot.black, "black"), stones(pot.white, "white")), "big"),
@@ -35,25 +40,28 @@ export function drawTao(view, ctx) {
       ],
     },
     h("div", { class: "tao-dice" },
-      tube(p, p.seat === ctx.seat),
+      tube(p, p.seat === ctx.seat, shown[p.seat]),
       d12(p.d12, { tone: "seat", label: p.d12 ? `${name(p.seat)}'s twelve-sided die shows ${p.d12}` : `${name(p.seat)}'s twelve-sided die, not thrown` })),
     h("div", { class: "seat-facts" },
       stones(p.black, "black"), stones(p.white, "white")),
     h("div", { class: "seat-facts" },
-      p.bet ? h("span", { class: `bet bet-${p.bet}` }, p.bet) : h("span", { class: "muted" }, "no bet yet"),
+      p.status === "out" ? null
+        : p.bet ? h("span", { class: `bet bet-${p.bet}` }, p.bet) : h("span", { class: "muted" }, view.phase === "over" ? "" : "no bet yet"),
       p.must_reroll ? h("span", { class: "badge warn" }, "must reroll") : null,
       h("small", { class: "muted" }, `matches won ${view.matches_won ? view.matches_won[p.seat] : 0}`))))),
     showdown(view.showdown, name));
 }
 
-/** A player's tube: their own 2d6 seen from above, or a closed tube for everyone else. */
-function tube(p, mine) {
+/** A player's tube: their own 2d6 seen from above, a tube lifted at the showdown, or a
+ * closed tube. */
+function tube(p, mine, shownDice) {
   const colour = seatColour(p.seat);
-  const dice = p.dice
-    ? p.dice.map((f) => d6(f, { size: 34 }))
+  const faces = p.dice || shownDice;
+  const dice = faces
+    ? faces.map((f) => d6(f, { size: 34 }))
     : [hiddenDie({ size: 34, label: "hidden die in the tube" }), hiddenDie({ size: 34, label: "hidden die in the tube" })];
-  return h("div", { class: `tube${mine ? " mine" : ""}`, style: `--tube:${colour}`, "aria-label": mine ? "your tube" : "a closed tube" },
-    h("span", { class: "tube-label" }, mine ? "your tube" : p.status === "folded" ? "scooped" : "tube"),
+  return h("div", { class: `tube${mine ? " mine" : ""}`, style: `--tube:${colour}`, "aria-label": mine ? "your tube" : shownDice ? "a tube lifted at the showdown" : "a closed tube" },
+    h("span", { class: "tube-label" }, mine ? "your tube" : shownDice ? "shown" : p.status === "folded" ? "scooped" : "tube"),
     h("div", { class: "dice-row" }, dice));
 }
 

@@ -37,7 +37,9 @@ export function drawTepiiku(view, ctx) {
         ],
       },
       h("div", { class: "dice-row" }, dice
-        ? dice.map((rune, i) => h("span", { class: (view.choices && view.choices[seat] || []).includes(i) ? "chosen" : "" }, runeDie(rune)))
+        ? dice.map((rune, i) => seat === ctx.seat && ctx.pick
+          ? pickDie(rune, i, ctx.pick)
+          : h("span", { class: (view.choices && view.choices[seat] || []).includes(i) ? "chosen" : "" }, runeDie(rune)))
         : [0, 1, 2].map(() => hiddenDie({ size: 52, label: "hidden rune die" }))),
       h("div", { class: "seat-facts" },
         coins(purse),
@@ -46,6 +48,32 @@ export function drawTepiiku(view, ctx) {
     })),
     h("details", { class: "legend" }, h("summary", {}, "Runes"),
       h("ul", { class: "rune-legend" }, Object.entries(RUNES).map(([rune, info]) => h("li", {}, runeDie(rune, { size: 30 }), ` ${rune}: ${info.worth}`)))));
+}
+
+/** One of your own dice while you choose which to reroll: a toggle, marked when picked. */
+function pickDie(rune, i, pick) {
+  const on = pick.picked.has(i);
+  return h("button", {
+    type: "button",
+    class: `die-pick action${on ? " chosen" : ""}`,
+    "aria-pressed": on ? "true" : "false",
+    "aria-label": `die ${i + 1}: ${rune}${on ? ", to reroll" : ""}`,
+    "aria-keyshortcuts": String(i + 1),
+    onclick: () => pick.toggle(i),
+  }, runeDie(rune), h("kbd", { "aria-hidden": "true" }, String(i + 1)));
+}
+
+/** Tepiiku's reroll choices are sets of your dice: picked on the board, not from a list. */
+export function picksDice(view, legal) {
+  return view && view.game === "tepiiku" && legal.filter((e) => e.action.type === "reroll").length > 1;
+}
+
+/** The runes picked, in words: "water and person". */
+export function pickedWords(view, picked) {
+  const hand = (view.dice && view.dice[view.seat]) || [];
+  const runes = [...picked].sort().map((i) => hand[i]);
+  if (runes.length === hand.length && runes.length) return "all dice";
+  return runes.length <= 1 ? runes.join("") : `${runes.slice(0, -1).join(", ")} and ${runes[runes.length - 1]}`;
 }
 
 function thumb(up, committed) {

@@ -42,7 +42,8 @@ export function drawToplshteyner(view, ctx) {
   return h("div", { class: "toplshteyner" },
     h("div", { class: "centre-row" },
       stat("Pot", coins(view.pot ?? 0, "stakes in the pot"), "big"),
-      stat("Point", view.point ? h("span", { class: "point" }, String(view.point)) : "none", "big"),
+      view.phase === "over" ? null // the last turn's point means nothing once the game is won
+        : stat("Point", view.point ? h("span", { class: "point" }, String(view.point)) : "none", "big"),
       stat("Roller", view.roller !== null && view.roller !== undefined ? name(view.roller) : "—"),
       view.last_turn ? stat("Last turn", `${name(view.last_turn.seat)} ${ENDS[view.last_turn.end] || view.last_turn.end}`) : null),
     view.rolloff ? h("div", { class: "roll-off" }, h("p", {}, "Roll-off: the highest throw goes first"),

@@ -1,0 +1,150 @@
+"""Does the vector environment play the single environment's game? Two samples of episodes.
+
+The single Gymnasium environment (`DicehallGymEnv`, the engine underneath) and the vector
+environment each play episodes with a uniformly random seat against random opponents. Per
+episode: the seat's net, whether it won, how many steps it took, whether the dice decided
+it, the mean number of legal ids at its decisions, and its observations coordinate by
+coordinate: the first, the mean over its decisions, the last. Every statistic's means are
+compared with the two-sample tests of `tests/batch/equivalence.py` (Bonferroni over all
+of them, fixed seeds). A deliberately broken rule, and a deliberately broken view, fail.
+
+`test_vector_replay.py` checks the same positions exactly; this checks, with no look at
+the implementation, that the episodes come out distributed as the single environment's.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+
+pytest.importorskip("gymnasium", reason="the rl extra is not installed: pip install '.[rl]'")
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dicehall.batch.kariki import KarikiBatch
+from dicehall.batch.seated import kariki
+from dicehall.rl.gymnasium import DicehallGymEnv
+from dicehall.rl.vector import DicehallVectorEnv
+from tests.batch.equivalence import Sample, differences
+
+VECTOR_ENVS = 1_000
+VECTOR_EPISODES = 6
+"""Episodes per environment of the vector sample: every environment plays exactly as many,
+so short episodes are not over-represented."""
+
+CONFIGS: dict[str, tuple[int, int, dict[str, object]]] = {
+    # game: (single env episodes, the learning seat, options)
+    "kariki": (1_500, 0, {"seats": 2}),
+    "toplshteyner": (4_000, 1, {"seats": 3}),
+    "tepiiku": (3_000, 1, {"bankroll": 8}),
+    "tao": (3_000, 1, {"seats": 3, "length": "round"}),
+}
+
+Episode = tuple[float, int, bool, float, NDArray[Any], NDArray[Any], NDArray[Any]]
+"""Net, steps, decided by the dice, legal ids summed over its decisions, the first, summed
+and last observations."""
+
+
+def sample(episodes: list[Episode]) -> Sample:
+    """Each statistic's value in every episode."""
+    net, steps, formal, legal, first, total, last = (
+        np.array(x) for x in zip(*episodes, strict=True)
+    )
+    stats: dict[str, NDArray[np.float64]] = {
+        "net": net.astype(float),
+        "won": (net > 0).astype(float),
+        "steps": steps.astype(float),
+        "formal": formal.astype(float),
+        "legal per decision": legal / steps,
+    }
+    mean = total / steps[:, None]
+    for name, vectors in (("first", first), ("mean", mean), ("last", last)):
+        for i in range(vectors.shape[1]):
+            stats[f"{name} observation[{i}]"] = vectors[:, i].astype(float)
+    return stats
+
+
+@cache
+def single_sample(gid: str) -> Sample:
+    games, seat, options = CONFIGS[gid]
+    env = DicehallGymEnv(gid, seat=seat, opponents="random", **options)
+    rng = np.random.default_rng(1)
+    env.reset(seed=1)
+    episodes: list[Episode] = []
+    for _ in range(games):
+        observation, info = env.reset()
+        first, total, legal, steps = observation, np.zeros_like(observation, float), 0, 0
+        formal = bool(info.get("decided_by_dice"))
+        done = False
+        while not done:
+            total += observation
+            legal += int(info["action_mask"].sum())
+            action = rng.choice(np.flatnonzero(info["action_mask"]))
+            observation, reward, terminated, truncated, info = env.step(action)
+            steps += 1
+            done = terminated or truncated
+        episodes.append((float(reward), steps, formal, legal, first, total, observation))
+    return sample(episodes)
+
+
+def vector_sample(gid: str) -> Sample:
+    _, seat, options = CONFIGS[gid]
+    n = VECTOR_ENVS
+    envs = DicehallVectorEnv(
+        n, gid, seat=seat, opponents="random", autoreset_mode="SameStep", **options
+    )
+    rng = np.random.default_rng(2)
+    observations, infos = envs.reset(seed=2)
+    no = np.zeros(n, dtype=bool)
+    first = observations.copy()
+    formal = infos.get("decided_by_dice", no).copy()
+    total = np.zeros(observations.shape)
+    legal, steps, played = np.zeros(n), np.zeros(n, dtype=int), np.zeros(n, dtype=int)
+    episodes: list[Episode] = []
+    while (played < VECTOR_EPISODES).any():
+        masks = infos["action_mask"]
+        total += observations
+        legal += masks.sum(axis=1)
+        steps += 1
+        actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+        observations, rewards, terminated, truncated, infos = envs.step(actions)
+        ended = np.flatnonzero(terminated | truncated)
+        for i in ended[played[ended] < VECTOR_EPISODES]:
+            last = infos["final_obs"][i]
+            episodes.append(
+                (rewards[i], steps[i], formal[i], legal[i], first[i].copy(), total[i].copy(), last)
+            )
+        played[ended] += 1
+        first[ended], total[ended], legal[ended], steps[ended] = observations[ended], 0, 0, 0
+        formal[ended] = infos.get("decided_by_dice", no)[ended]
+    return sample(episodes)
+
+
+@pytest.mark.parametrize("gid", list(CONFIGS))
+def test_the_vector_env_plays_the_single_envs_game(gid: str) -> None:
+    assert differences(vector_sample(gid), single_sample(gid)) == []
+
+
+def test_a_broken_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """K6 forgotten by the batch's own seats: an opponent may pass the same claim again,
+    and the pass chains the seat sees run longer."""
+
+    def never_passed(self: KarikiBatch, g: Any, seat: Any) -> Any:
+        return np.zeros(g.size, dtype=bool)
+
+    monkeypatch.setattr(KarikiBatch, "_passed_already", never_passed)
+    failed = dict(differences(vector_sample("kariki"), single_sample("kariki")))
+    assert failed
+
+
+def test_a_broken_view_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim it followed shown to the seat that claims as well (only the responder's
+    view shows it): nothing of the play changes, the observations do."""
+    shows = kariki.SHOWS.copy()
+    shows[kariki.CLAIM, 1] = True
+    monkeypatch.setattr(kariki, "SHOWS", shows)
+    failed = dict(differences(vector_sample("kariki"), single_sample("kariki")))
+    assert failed and all("observation" in name for name in failed)

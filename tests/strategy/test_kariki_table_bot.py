@@ -1,0 +1,100 @@
+"""The Kariki table bot (three seats and more): blind to others' dice (C6), memoryless,
+reproducible, legal everywhere, and its shipped policy checked against its checksums."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicehall.core import RandomDice, Table, make_bots
+from dicehall.games import make_game
+from dicehall.games.kariki.rules import DOUBLE_SIXES
+from dicehall.games.kariki.solver import table_stored
+from dicehall.games.kariki.solver.best_response import build_subgame
+from dicehall.games.kariki.solver.table_bot import TableBot
+from dicehall.strategy.strategy_file import StrategyFileError, check_shipped, load
+
+SHIPPED = table_stored.SHIPPED / table_stored.SHIPPED_NAME
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32), seats=st.sampled_from([3, 4, 6, 10]))
+def test_C6_table_bot_decides_the_same_whatever_others_dice(seed: int, seats: int) -> None:
+    """Redraw what the deciding seat may not see: the same chances, a legal choice."""
+    game = make_game("kariki", seats)
+    table = Table(game, RandomDice(seed), record=False)
+    bots = make_bots(game, ["table"], random.Random(seed))
+    rng = random.Random(seed + 1)
+    probe = TableBot(game, 0, random.Random(0))
+
+    def check(t: Table) -> None:
+        state = t.state
+        for seat in state.actors():
+            legal = state.legal_actions(seat)
+            other = state.resample_hidden(seat, rng)
+            assert other.view(seat) == state.view(seat)
+            probe.seat = seat
+            chances = probe.policy(state.view(seat), legal)
+            assert probe.policy(other.view(seat), legal) == chances
+            assert abs(sum(chances) - 1) < 1e-9 and len(chances) == len(legal)
+
+    table.play(bots, on_step=check)
+    assert table.state.is_over()
+
+
+def test_table_bot_play_is_reproducible_from_a_seed() -> None:
+    game = make_game("kariki", 4)
+
+    def play(seed: int) -> list[object]:
+        table = Table(game, RandomDice(seed), record=False)
+        table.play(make_bots(game, ["table", "solver", "heuristic"], random.Random(seed)))
+        return table.steps
+
+    assert play(4) == play(4)
+    assert play(4) != play(5)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"pull": "at-least"}, {"throws": 2, "berries": 2}],
+)
+def test_table_bot_plays_legally_under_every_option(options: dict[str, object]) -> None:
+    """Whole games of table bots: every choice is legal (the table refuses an illegal one)."""
+    game = make_game("kariki", 3, options)
+    for seed in range(3):
+        table = Table(game, RandomDice(seed), record=False)
+        table.play(make_bots(game, ["table"], random.Random(seed)))
+        assert table.state.is_over()
+
+
+def test_shipped_table_passes_its_checksums_and_a_damaged_copy_is_refused(
+    tmp_path: Path,
+) -> None:
+    check_shipped(SHIPPED, table_stored.SHIPPED_SHA256)
+    damaged = tmp_path / SHIPPED.name
+    shutil.copy(SHIPPED, damaged)
+    data = bytearray(damaged.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(StrategyFileError):
+        check_shipped(damaged, table_stored.SHIPPED_SHA256)
+    with pytest.raises(StrategyFileError):
+        load(damaged)
+
+
+def test_shipped_table_holds_every_decision_of_the_three_seat_round() -> None:
+    game = make_game("kariki", 3)
+    policies = table_stored.read(SHIPPED)
+    assert sorted(policies) == list(table_stored.SEAT_COUNTS)
+    for p in range(-1, DOUBLE_SIXES + 1):
+        tree = build_subgame(game, (True,) * 3, (0, p, -1)).tree
+        for i, key in enumerate(tree.infoset_keys):
+            assert isinstance(key, tuple)
+            chances = policies[3][(p, *key[1:])]
+            assert len(chances) == len(tree.infoset_actions[i])
+            assert abs(sum(chances) - 1) < 1e-9
