@@ -8,9 +8,13 @@ the text as the owner wrote it, never re-encoded), and the channel every node
 hears. Messages go out through one queue and one connection in batches, so
 two messages from one node to one channel arrive in the order they were sent.
 
-Pub/sub keeps nothing: a message to a node that has died is lost. Nothing
-lost that way is a stored step; the clients of that node reconnect, and the
-new owner's welcome holds every step (docs/operators/several-processes.md).
+The subscription has a connection of its own with no read timeout: on older
+redis-py (5.2, the lowest this project allows) a client's `socket_timeout`
+ends an idle `listen()` every few seconds, cutting a read short, and an idle
+site is the normal case. Pub/sub keeps nothing: a message to a node that has
+died is lost. Nothing lost that way is a stored step; the clients of that
+node reconnect, and the new owner's welcome holds every step
+(docs/operators/several-processes.md).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from dicehall.server.ops.workers import Busy
@@ -34,6 +39,11 @@ REPLY_SECONDS = 30.0  # a forwarded request's answer, at most (a join may wait f
 
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
 RelayHandler = Callable[[str, str], None]
+
+
+def listener_for(redis_url: str) -> Redis:
+    """The subscription's own client: connecting is bounded, reading never times out."""
+    return Redis.from_url(redis_url, socket_connect_timeout=5, socket_keepalive=True)
 
 
 class NoReceiver(ConnectionError):
@@ -51,13 +61,15 @@ class Bus:
     def __init__(
         self,
         redis: Any,
+        listener: Any,
         node: str,
         prefix: str,
         on_message: Handler,
         on_relay: RelayHandler,
         on_error: Callable[[], None],
     ) -> None:
-        self.redis = redis
+        self.redis = redis  # publishing, with the site's timeouts
+        self.listener = listener  # the subscription: reads block until a message comes
         self.node = node
         self.prefix = prefix
         self.on_message = on_message
@@ -81,7 +93,7 @@ class Bus:
         return f"{self.prefix}all"
 
     async def start(self) -> None:
-        self.pubsub = self.redis.pubsub()
+        self.pubsub = self.listener.pubsub()
         await self.pubsub.subscribe(
             self.inbox(self.node), self.relay_channel(self.node), self.everyone
         )
@@ -96,6 +108,8 @@ class Bus:
         if self.pubsub is not None:  # the reader's listen() ends with its connection
             with contextlib.suppress(RedisError, OSError, asyncio.TimeoutError):
                 await asyncio.wait_for(self.pubsub.aclose(), 2.0)
+            with contextlib.suppress(RedisError, OSError, asyncio.TimeoutError):
+                await asyncio.wait_for(self.listener.aclose(), 2.0)
         self.tasks[0].cancel()
         await asyncio.wait(self.tasks, timeout=0.5)  # a cancelled read may linger in redis-py
 
@@ -173,6 +187,8 @@ class Bus:
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as e:
+                if self.stopping:  # stop() closed the connection under the read
+                    return
                 self.on_error()
                 log.warning("cluster: lost the message bus, reconnecting: %s", e)
                 await asyncio.sleep(0.5)

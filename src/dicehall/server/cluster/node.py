@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from dicehall.server.cluster.bus import Bus, ClusterError
+from dicehall.server.cluster.bus import Bus, ClusterError, listener_for
 from dicehall.server.cluster.forward import serve_forwarded
 from dicehall.server.cluster.lease import RENEW_SECONDS, Leases
 from dicehall.server.cluster.relay import Hosted, Relay
@@ -71,7 +71,9 @@ class Node:
         self.redis: Any = Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=5)
         self.errors = 0  # failed Redis calls (http/health.py's bus_errors)
         self.leases = Leases(self.redis, self.id, prefix)
-        self.bus = Bus(self.redis, self.id, prefix, self._on_message, self._on_relay, self.error)
+        self.bus = Bus(
+            self.redis, listener_for(redis_url), self.id, prefix, self._on_message, self._on_relay, self.error
+        )
         self.relays: dict[str, Relay] = {}  # our clients at tables owned elsewhere
         self.hosted: dict[str, Hosted] = {}  # other nodes' clients at our tables
         self.pending: dict[str, float] = {}  # leases taken, table not in memory yet
