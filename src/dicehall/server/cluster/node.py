@@ -71,8 +71,9 @@ class Node:
         self.redis: Any = Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=5)
         self.errors = 0  # failed Redis calls (http/health.py's bus_errors)
         self.leases = Leases(self.redis, self.id, prefix)
+        listener = listener_for(redis_url)
         self.bus = Bus(
-            self.redis, listener_for(redis_url), self.id, prefix, self._on_message, self._on_relay, self.error
+            self.redis, listener, self.id, prefix, self._on_message, self._on_relay, self.error
         )
         self.relays: dict[str, Relay] = {}  # our clients at tables owned elsewhere
         self.hosted: dict[str, Hosted] = {}  # other nodes' clients at our tables
