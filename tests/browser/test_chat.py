@@ -52,6 +52,10 @@ def test_players_and_spectators_talk_as_plain_text(server: str, new_page: Any) -
     bob.click(".chat-quick button[data-quick='liar']")
     expect(lines(ann).last).to_have_text("liar!")
     say(zoe, "go Bob")
+    # on the spectator's own page first, where a refusal would show in words
+    heard = zoe.locator(".chat-list .chat-said", has_text="go Bob")
+    expect(heard.or_(zoe.locator(".chat-error:not(:empty)")).first).to_be_visible()
+    assert zoe.locator(".chat-error").inner_text() == ""
     expect(ann.locator(".chat-list .chat-line").last).to_contain_text("a spectator (watching)")
     assert ann.title() != "pwned"
     screenshot(ann, "chat")
