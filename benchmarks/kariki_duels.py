@@ -49,7 +49,9 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{datetime.date.today()}: kariki duels, {args.games:,} games each, seed {args.seed}")
     print()
-    print("| seats | duel | games | bot's win rate a seat (95%) | other's | fair | bot wins | CPU s |")
+    print(
+        "| seats | duel | games | bot's win rate a seat (95%) | other's | fair | bot wins | CPU s |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for seats in args.seats:
         for other in args.against:
