@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from dicehall.core.bots import RandomBot
 from dicehall.core.transcript import replay
 from dicehall.server.tables import presence
 from dicehall.server.tables.catalog import Catalog
@@ -98,6 +101,40 @@ def test_a_closed_tab_is_gone_then_played_by_the_bot_and_taken_back(tmp_path: Pa
         assert read_until(ann, notice("back"))["text"] == "Bob is back and plays their seat again"
         read_until(ann, seat_state(1, "connected", stand_in=False))
         finish_and_check(client, tid, [ann, bob, watcher])
+
+
+def test_a_stand_in_still_thinking_when_its_player_comes_back_does_not_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seat is the player's again from the moment they are back: a move its stand-in
+    worked out meanwhile is dropped, and the player's own move is not stale."""
+    thinking, finish = threading.Event(), threading.Event()
+
+    class SlowBot(RandomBot):
+        def choose(self, view: Any, legal: Any) -> Any:
+            thinking.set()
+            finish.wait(10)
+            return super().choose(view, legal)
+
+    monkeypatch.setattr(TOY["duel"], "bots", lambda game: {"slow": SlowBot})
+    with server(tmp_path) as (client, sockets):
+        tid, tokens = two_players(client, grace_seconds=0.3)
+        ann = connect(sockets, client, tid, tokens[0], 0)
+        bob = connect(sockets, client, tid, tokens[1], 1)
+        read_until(ann, seat_state(1, "connected"))
+        bob.ws.close(1001)
+        bob.ws.__exit__(None, None, None)
+        read_until(ann, seat_state(1, "gone", stand_in=True))
+        assert thinking.wait(10), "the stand-in never started on Bob's turn"
+        bob = connect(sockets, client, tid, tokens[1], 1)
+        read_until(ann, seat_state(1, "connected", stand_in=False))
+        finish.set()  # the stand-in's answer comes after Bob is back
+        time.sleep(0.3)
+        assert bob.pos["legal"], "Bob's turn is his when he is back"
+        step = bob.pos["step"]
+        bob.ws.send_json({"type": "action", "step": step, "action": bob.pos["legal"][0]["action"]})
+        bob.ws.send_json({"type": "ping"})
+        bob.read_until("pong")  # a "stale move" error on the way fails here
 
 
 def test_a_dropped_connection_is_reconnecting_before_it_is_gone(

@@ -760,8 +760,9 @@ class LiveTable:
             view = copy.deepcopy(self.state.view(seat))
             legal: Sequence[Action] = list(self.state.legal_actions(seat))
             action: Action | None
+            bot = self.bots[seat]
             try:
-                action = await self.bot_pool.run(self.bots[seat].choose, view, legal)
+                action = await self.bot_pool.run(bot.choose, view, legal)
             except Busy:
                 self._plan(None, retry=True)
                 return
@@ -770,6 +771,8 @@ class LiveTable:
                     "table %s: the bot at seat %d failed; the table acts for it", self.id, seat
                 )
                 action = None
+            if self.bots.get(seat) is not bot:  # its player came back while it thought
+                return
             try:
                 await self._move(seat, action, step)
             except StaleMove:
