@@ -31,6 +31,15 @@ from dicehall.core.game import Game
 
 ROLLOFF, TURN, ELECT, BUY, OVER = range(5)
 """The engine's phases, numbered as there."""
+LOOKAHEAD = 6
+"""Throws drawn per game and pass (`_throw`): a pass plays up to that many plain throws."""
+FIRST = np.arange(36, dtype=np.int64) // 6 + 1
+SECOND = np.arange(36, dtype=np.int64) % 6 + 1
+"""The two dice of a throw drawn as one number (0 to 35)."""
+TOTAL = FIRST + SECOND
+HARD = (FIRST == SECOND)[None, :] | ((np.arange(13) != 0)[:, None] & (TOTAL == 7)[None, :])
+"""HARD[point, throw]: a double, or a 7 on a point; the throws that cost lives or ask for
+decisions (every other throw only moves the point: `ToplshteynerBatch._plain`)."""
 START_LIVES = 3
 MAX_LIVES = 4
 TURN_ENDS = ("point", "saving_grace", "second_snake_eyes", "seven", "trick_sixes", "out")
@@ -105,11 +114,50 @@ class ToplshteynerBatch(Batch):
         self.phase[done] = TURN
 
     def _throw(self, g: Ints) -> None:
-        """P3: one throw of two dice in each game; doubles are consequences (P4-P9)."""
-        self.steps[g] += 1
-        a = self.rng.integers(1, 7, g.size)
-        b = self.rng.integers(1, 7, g.size)
-        self._thrown(g, a, b)
+        """P3: throws of two dice in each game, up to `LOOKAHEAD` of them in one pass.
+
+        A throw that is neither a double nor a 7 on a point only moves the point (sets
+        it, makes it and passes the dice, or leaves it as it is), so a pass draws
+        `LOOKAHEAD` throws per game at once and plays such plain throws column by
+        column in a few array operations; a game's first other throw (a double, or
+        a 7 on a point: lives and decisions) is then played in full (`_thrown`), and
+        the throws drawn after it are never used. A game reads its throws in order
+        up to a point fixed by the throws read so far, so they are independent
+        throws of two dice, as the engine's."""
+        games = g
+        codes = self.rng.integers(0, 36, (g.size, LOOKAHEAD))
+        rows = np.arange(g.size)
+        hard_rows: list[Ints] = []
+        hard_codes: list[Ints] = []
+        for column in range(LOOKAHEAD):
+            code = codes[rows, column]
+            hard = HARD[self.point.take(g), code]
+            if hard.any():
+                hard_rows.append(rows[hard])
+                hard_codes.append(code[hard])
+                plain = ~hard
+                g, rows, code = g[plain], rows[plain], code[plain]
+            if not g.size:
+                break
+            self.steps[g] += 1
+            self._plain(g, code)
+        if hard_rows:
+            rows = np.concatenate(hard_rows)
+            code = np.concatenate(hard_codes)
+            gh = games[rows]
+            self.steps[gh] += 1
+            self._thrown(gh, FIRST.take(code), SECOND.take(code))
+
+    def _plain(self, g: Ints, code: Ints) -> None:
+        """P3: a plain throw (`code`, not `HARD` at the game's point) in each game `g`."""
+        point = self.point.take(g)
+        total = TOTAL.take(code)
+        sets = (point == 0) & (total != 7)
+        if sets.any():
+            self._set_point(g[sets], total[sets])
+        made = (point != 0) & (total == point)
+        if made.any():
+            self._end_turn(g[made], "point")
 
     def _thrown(self, g: Ints, a: Ints, b: Ints) -> None:
         """P3-P9: what a throw of `a` and `b` does in each game."""

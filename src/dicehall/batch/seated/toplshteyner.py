@@ -15,7 +15,7 @@ import numpy as np
 from dicehall.batch.base import Bools, Ints
 from dicehall.batch.seated.base import Floats, Seated
 from dicehall.batch.seated.tensor import Seen, Tensors
-from dicehall.batch.toplshteyner import BUY, ELECT, OVER, ToplshteynerBatch
+from dicehall.batch.toplshteyner import BUY, ELECT, FIRST, OVER, SECOND, ToplshteynerBatch
 from dicehall.games.toplshteyner.rules import TURN_END_WORDS
 
 ENDS = {why: i for i, why in enumerate(TURN_END_WORDS)}
@@ -43,6 +43,12 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.last_throw[g, 0] = a
         self.last_throw[g, 1] = b
         super()._thrown(g, a, b)
+
+    def _plain(self, g: Ints, code: Ints) -> None:
+        self.throws[g] += 1
+        self.last_throw[g, 0] = FIRST.take(code)
+        self.last_throw[g, 1] = SECOND.take(code)
+        super()._plain(g, code)
 
     def _buy(self, g: Ints) -> None:
         roller = self.roller[g]
