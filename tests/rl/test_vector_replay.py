@@ -80,7 +80,7 @@ def feed_toplshteyner(state: State, log: Log) -> None:
         if not throws:
             throws = dice(log).tolist()
         code = throws.pop(0)
-        if HARD[view["point"] or 0, code]:
+        if HARD[36 * (view["point"] or 0) + code]:
             throws = []
         state.apply_chance((code // 6 + 1, code % 6 + 1))
 

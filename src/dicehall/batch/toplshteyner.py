@@ -37,9 +37,17 @@ FIRST = np.arange(36, dtype=np.int64) // 6 + 1
 SECOND = np.arange(36, dtype=np.int64) % 6 + 1
 """The two dice of a throw drawn as one number (0 to 35)."""
 TOTAL = FIRST + SECOND
-HARD = (FIRST == SECOND)[None, :] | ((np.arange(13) != 0)[:, None] & (TOTAL == 7)[None, :])
-"""HARD[point, throw]: a double, or a 7 on a point; the throws that cost lives or ask for
-decisions (every other throw only moves the point: `ToplshteynerBatch._plain`)."""
+_POINT = np.arange(13)[:, None]
+_HARD = (FIRST == SECOND)[None, :] | ((_POINT != 0) & (TOTAL == 7)[None, :])
+_SETS = ~_HARD & (_POINT == 0) & (TOTAL != 7)[None, :]
+_MADE = ~_HARD & (_POINT != 0) & (TOTAL == _POINT)
+HARD = _HARD.reshape(-1)
+"""HARD[36 * point + throw]: a double, or a 7 on a point; the throws that cost lives or ask
+for decisions. Every other throw only moves the point (`ToplshteynerBatch._throw`): it
+sets it (SETS), makes it (MADES: the turn ends) or leaves it; AFTER is the point after it."""
+SETS = _SETS.reshape(-1)
+MADES = _MADE.reshape(-1)
+AFTER = np.where(_SETS, TOTAL[None, :], np.where(_MADE, 0, _POINT)).reshape(-1)
 START_LIVES = 3
 MAX_LIVES = 4
 TURN_ENDS = ("point", "saving_grace", "second_snake_eyes", "seven", "trick_sixes", "out")
@@ -59,6 +67,21 @@ EVENTS = (
 )
 """What the batch counts per game, named after the engine's events (a double by its face,
 a turn's end by its reason, an election also by the seat elected)."""
+
+
+class Walk:
+    """What `ToplshteynerBatch._throw`'s plain throws did in each of its games: the throws
+    played (`used`), points set and made, the last throw played (a number 0 to 35), the
+    throws since the last turn that ended among them (all of them if none did) and the
+    roller of that turn (-1 if none)."""
+
+    def __init__(self, size: int) -> None:
+        self.used = np.zeros(size, dtype=np.int64)
+        self.sets = np.zeros(size, dtype=np.int64)
+        self.made = np.zeros(size, dtype=np.int64)
+        self.last = np.zeros(size, dtype=np.int64)
+        self.since = np.zeros(size, dtype=np.int64)
+        self.ender = np.full(size, -1, dtype=np.int64)
 
 
 class ToplshteynerBatch(Batch):
@@ -118,46 +141,56 @@ class ToplshteynerBatch(Batch):
 
         A throw that is neither a double nor a 7 on a point only moves the point (sets
         it, makes it and passes the dice, or leaves it as it is), so a pass draws
-        `LOOKAHEAD` throws per game at once and plays such plain throws column by
-        column in a few array operations; a game's first other throw (a double, or
-        a 7 on a point: lives and decisions) is then played in full (`_thrown`), and
-        the throws drawn after it are never used. A game reads its throws in order
-        up to a point fixed by the throws read so far, so they are independent
-        throws of two dice, as the engine's."""
-        games = g
-        codes = self.rng.integers(0, 36, (g.size, LOOKAHEAD))
-        rows = np.arange(g.size)
-        hard_rows: list[Ints] = []
-        hard_codes: list[Ints] = []
+        `LOOKAHEAD` throws per game at once and walks such plain throws column by
+        column on the games' points and rollers alone, written back once; a game's
+        first other throw (a double, or a 7 on a point: lives and decisions) is then
+        played in full (`_thrown`), and the throws drawn after it are never used. A
+        game reads its throws in order up to a point fixed by the throws read so far,
+        so they are independent throws of two dice, as the engine's."""
+        size = g.size
+        codes = self.rng.integers(0, 36, (size, LOOKAHEAD))
+        point = self.point.take(g)
+        roller = self.roller.take(g)
+        walking = np.ones(size, dtype=bool)
+        hard_code = np.full(size, -1, dtype=np.int64)
+        walk = Walk(size)
+        nxt = self.nxt.reshape(-1)
+        cells = g * self.n
         for column in range(LOOKAHEAD):
-            code = codes[rows, column]
-            hard = HARD[self.point.take(g), code]
+            code = codes[:, column]
+            key = point * 36 + code
+            hard = walking & HARD.take(key)
             if hard.any():
-                hard_rows.append(rows[hard])
-                hard_codes.append(code[hard])
-                plain = ~hard
-                g, rows, code = g[plain], rows[plain], code[plain]
-            if not g.size:
-                break
-            self.steps[g] += 1
-            self._plain(g, code)
-        if hard_rows:
-            rows = np.concatenate(hard_rows)
-            code = np.concatenate(hard_codes)
-            gh = games[rows]
+                hard_code[hard] = code[hard]
+                walking &= ~hard
+                if not walking.any():
+                    break
+            made = walking & MADES.take(key)
+            walk.sets += walking & SETS.take(key)
+            if made.any():
+                walk.made += made
+                walk.ender = np.where(made, roller, walk.ender)
+                roller = np.where(made, nxt.take(cells + roller), roller)
+            point = np.where(walking, AFTER.take(key), point)
+            walk.since = np.where(made, 0, walk.since + walking)
+            walk.used += walking
+            walk.last = np.where(walking, code, walk.last)
+        self.steps[g] += walk.used
+        self.point[g] = point
+        self.roller[g] = roller
+        self.events["point"][g] += walk.sets
+        self.events["turn point"][g] += walk.made
+        ended = g[walk.made > 0]
+        self.snake_eyes[ended] = self.threes[ended] = self.high_fives[ended] = False
+        self._walked(g, walk)
+        hard = hard_code >= 0
+        if hard.any():
+            gh, code = g[hard], hard_code[hard]
             self.steps[gh] += 1
             self._thrown(gh, FIRST.take(code), SECOND.take(code))
 
-    def _plain(self, g: Ints, code: Ints) -> None:
-        """P3: a plain throw (`code`, not `HARD` at the game's point) in each game `g`."""
-        point = self.point.take(g)
-        total = TOTAL.take(code)
-        sets = (point == 0) & (total != 7)
-        if sets.any():
-            self._set_point(g[sets], total[sets])
-        made = (point != 0) & (total == point)
-        if made.any():
-            self._end_turn(g[made], "point")
+    def _walked(self, g: Ints, walk: Walk) -> None:
+        """After `_throw`'s plain throws in games `g`: what else a subclass keeps of them."""
 
     def _thrown(self, g: Ints, a: Ints, b: Ints) -> None:
         """P3-P9: what a throw of `a` and `b` does in each game."""

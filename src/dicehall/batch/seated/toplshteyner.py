@@ -15,7 +15,7 @@ import numpy as np
 from dicehall.batch.base import Bools, Ints
 from dicehall.batch.seated.base import Floats, Seated
 from dicehall.batch.seated.tensor import Seen, Tensors
-from dicehall.batch.toplshteyner import BUY, ELECT, FIRST, OVER, SECOND, ToplshteynerBatch
+from dicehall.batch.toplshteyner import BUY, ELECT, FIRST, OVER, SECOND, ToplshteynerBatch, Walk
 from dicehall.games.toplshteyner.rules import TURN_END_WORDS
 
 ENDS = {why: i for i, why in enumerate(TURN_END_WORDS)}
@@ -44,11 +44,17 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.last_throw[g, 1] = b
         super()._thrown(g, a, b)
 
-    def _plain(self, g: Ints, code: Ints) -> None:
-        self.throws[g] += 1
-        self.last_throw[g, 0] = FIRST.take(code)
-        self.last_throw[g, 1] = SECOND.take(code)
-        super()._plain(g, code)
+    def _walked(self, g: Ints, walk: Walk) -> None:
+        """The plain throws of a pass: this turn's throws, the last one, the turn that ended."""
+        played = walk.used > 0
+        gp, last = g[played], walk.last[played]
+        self.last_throw[gp, 0] = FIRST.take(last)
+        self.last_throw[gp, 1] = SECOND.take(last)
+        ended = walk.made > 0
+        self.throws[g] = np.where(ended, walk.since, self.throws.take(g) + walk.since)
+        ge = g[ended]
+        self.last_seat[ge] = walk.ender[ended]
+        self.last_end[ge] = ENDS["point"]
 
     def _buy(self, g: Ints) -> None:
         roller = self.roller[g]
