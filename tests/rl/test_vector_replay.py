@@ -47,12 +47,17 @@ class Recorder:
         return drawn
 
 
-def dice(log: Log) -> NDArray[Any]:
-    """The next draw of dice (a choice's random number, or an empty draw, is skipped)."""
+def draw(log: Log) -> NDArray[Any]:
+    """The next draw of dice, whole (a choice's random number, or an empty draw, is skipped)."""
     while True:
         drawn = log.pop(0)
         if drawn.dtype.kind in "iu" and drawn.size:
-            return drawn[0]
+            return drawn
+
+
+def dice(log: Log) -> NDArray[Any]:
+    """The next draw of dice: the one environment's row."""
+    return draw(log)[0]
 
 
 def feed_kariki(state: State, log: Log) -> None:
@@ -67,8 +72,8 @@ def feed_kariki(state: State, log: Log) -> None:
 
 
 def feed_toplshteyner(state: State, log: Log) -> None:
-    """Toplshteyner: a draw of `LOOKAHEAD` throws (each one number, 0 to 35) read in order
-    up to the first `HARD` one at the point before it; the rest go unused."""
+    """Toplshteyner: a draw of `LOOKAHEAD` throws (each one number, 0 to 35; a row each)
+    read in order up to the first `HARD` one at the point before it; the rest go unused."""
     throws: list[int] = []
     while state.is_chance():
         view = state.view(None)
@@ -78,7 +83,7 @@ def feed_toplshteyner(state: State, log: Log) -> None:
                 state.apply_chance((int(faces[seat]),))
             continue
         if not throws:
-            throws = dice(log).tolist()
+            throws = draw(log)[:, 0].tolist()  # throws by column
         code = throws.pop(0)
         if HARD[36 * (view["point"] or 0) + code]:
             throws = []

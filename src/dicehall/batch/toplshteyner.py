@@ -37,17 +37,27 @@ FIRST = np.arange(36, dtype=np.int64) // 6 + 1
 SECOND = np.arange(36, dtype=np.int64) % 6 + 1
 """The two dice of a throw drawn as one number (0 to 35)."""
 TOTAL = FIRST + SECOND
-_POINT = np.arange(13)[:, None]
-_HARD = (FIRST == SECOND)[None, :] | ((_POINT != 0) & (TOTAL == 7)[None, :])
-_SETS = ~_HARD & (_POINT == 0) & (TOTAL != 7)[None, :]
-_MADE = ~_HARD & (_POINT != 0) & (TOTAL == _POINT)
-HARD = _HARD.reshape(-1)
-"""HARD[36 * point + throw]: a double, or a 7 on a point; the throws that cost lives or ask
-for decisions. Every other throw only moves the point (`ToplshteynerBatch._throw`): it
-sets it (SETS), makes it (MADES: the turn ends) or leaves it; AFTER is the point after it."""
-SETS = _SETS.reshape(-1)
-MADES = _MADE.reshape(-1)
-AFTER = np.where(_SETS, TOTAL[None, :], np.where(_MADE, 0, _POINT)).reshape(-1)
+STOPPED = 13
+"""Past the points (0 to 12): a game whose walk of plain throws a hard throw stopped."""
+IDLE, SET, MADE, HARD_THROW, AFTER_HARD = range(5)
+"""What a throw does to a point (`KIND`): nothing, sets it, makes it (the turn ends), a
+double or a 7 on a point (lives and decisions, `_thrown`), or comes after such a throw."""
+_POINT = np.arange(2 * STOPPED)[:, None] % STOPPED
+_OVER = (np.arange(2 * STOPPED) >= STOPPED)[:, None]
+_HARD = ~_OVER & ((FIRST == SECOND)[None, :] | ((_POINT != 0) & (TOTAL == 7)[None, :]))
+_SETS = ~_OVER & ~_HARD & (_POINT == 0) & (TOTAL != 7)[None, :]
+_MADE = ~_OVER & ~_HARD & (_POINT != 0) & (TOTAL == _POINT)
+KIND = np.select([_OVER, _HARD, _MADE, _SETS], [AFTER_HARD, HARD_THROW, MADE, SET], IDLE)
+KIND = KIND.astype(np.int8).reshape(-1)
+"""KIND[36 * state + throw]: what a throw (0 to 35) does in a state (a point, or STOPPED
++ the point). Every throw but a double or a 7 on a point only moves the point
+(`ToplshteynerBatch._throw`); AFTER[36 * state + throw] is 36 times the state after it."""
+AFTER = 36 * np.select(
+    [_OVER, _HARD, _SETS, _MADE], [_POINT + STOPPED, _POINT + STOPPED, TOTAL[None, :], 0], _POINT
+).reshape(-1)
+HARD = KIND == HARD_THROW
+"""HARD[36 * point + throw]: a double, or a 7 on a point: the throws `_thrown` plays."""
+
 START_LIVES = 3
 MAX_LIVES = 4
 TURN_ENDS = ("point", "saving_grace", "second_snake_eyes", "seven", "trick_sixes", "out")
@@ -148,44 +158,43 @@ class ToplshteynerBatch(Batch):
         game reads its throws in order up to a point fixed by the throws read so far,
         so they are independent throws of two dice, as the engine's."""
         size = g.size
-        codes = self.rng.integers(0, 36, (size, LOOKAHEAD))
-        point = self.point.take(g)
-        roller = self.roller.take(g)
-        walking = np.ones(size, dtype=bool)
-        hard_code = np.full(size, -1, dtype=np.int64)
+        codes = self.rng.integers(0, 36, (LOOKAHEAD, size))
         walk = Walk(size)
-        nxt = self.nxt.reshape(-1)
-        cells = g * self.n
+        # a game's state: its point, or STOPPED + its point once a hard throw stopped it
+        state = self.point.take(g) * 36
+        last_made = np.zeros(size, dtype=np.int64)
         for column in range(LOOKAHEAD):
-            code = codes[:, column]
-            key = point * 36 + code
-            hard = walking & HARD.take(key)
-            if hard.any():
-                hard_code[hard] = code[hard]
-                walking &= ~hard
-                if not walking.any():
-                    break
-            made = walking & MADES.take(key)
-            walk.sets += walking & SETS.take(key)
-            if made.any():
-                walk.made += made
-                walk.ender = np.where(made, roller, walk.ender)
-                roller = np.where(made, nxt.take(cells + roller), roller)
-            point = np.where(walking, AFTER.take(key), point)
-            walk.since = np.where(made, 0, walk.since + walking)
-            walk.used += walking
-            walk.last = np.where(walking, code, walk.last)
-        self.steps[g] += walk.used
-        self.point[g] = point
+            key = state + codes[column]
+            kind = KIND.take(key)
+            state = AFTER.take(key)
+            made = kind == MADE
+            walk.made += made
+            last_made = np.where(made, column, last_made)
+            walk.sets += kind == SET
+            walk.used += kind < HARD_THROW
+        stopped = state >= STOPPED * 36
+        rows = np.arange(size)
+        used = walk.used
+        walk.last = codes[np.maximum(used - 1, 0), rows]
+        walk.since = np.where(walk.made > 0, used - last_made - 1, used)
+        roller = self.roller.take(g)
+        cells = g * self.n
+        nxt = self.nxt.reshape(-1)
+        for turns in range(int(walk.made.max(initial=0))):
+            passes = walk.made > turns
+            walk.ender = np.where(passes, roller, walk.ender)
+            roller = np.where(passes, nxt.take(cells + roller), roller)
+        self.steps[g] += used
+        self.point[g] = state // 36 % STOPPED
         self.roller[g] = roller
         self.events["point"][g] += walk.sets
         self.events["turn point"][g] += walk.made
         ended = g[walk.made > 0]
         self.snake_eyes[ended] = self.threes[ended] = self.high_fives[ended] = False
         self._walked(g, walk)
-        hard = hard_code >= 0
-        if hard.any():
-            gh, code = g[hard], hard_code[hard]
+        if stopped.any():
+            gh = g[stopped]
+            code = codes[used[stopped], rows[stopped]]
             self.steps[gh] += 1
             self._thrown(gh, FIRST.take(code), SECOND.take(code))
 
