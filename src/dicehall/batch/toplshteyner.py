@@ -211,7 +211,7 @@ class ToplshteynerBatch(Batch):
         self._end_turn(plain[(point != 0) & (total == point)], "point")
         seven = plain[(point != 0) & (total == 7)]
         roller = self.roller[seven]
-        self._lose(seven, roller, np.ones_like(roller))
+        self._lose(seven, roller, 1)
         still = self.lives[seven, roller] > 0  # else P10 has ended the turn already
         self._end_turn(seven[still], "seven")
         face = a[double]
@@ -239,7 +239,7 @@ class ToplshteynerBatch(Batch):
         first = g[(point != 2) & ~second]
         roller = self.roller[first]
         self.snake_eyes[first] = True
-        self._lose(first, roller, np.ones_like(roller))
+        self._lose(first, roller, 1)
         # the life first, then the point: a roller who went out has ended the turn
         self._set_point(first[(self.point[first] == 0) & (self.roller[first] == roller)], 2)
 
@@ -313,7 +313,7 @@ class ToplshteynerBatch(Batch):
         self.events["elect"][g] += 1
         for seat in range(self.n):
             self.events[f"elect {seat}"][g] += target == seat
-        self._lose(g, target, np.ones_like(target))
+        self._lose(g, target, 1)
 
     def _heuristic_elect(self, g: Ints, roller: Ints) -> Ints:
         """The heuristic's choice for High Fives: the seat its own `elect` names, asked once
@@ -350,17 +350,20 @@ class ToplshteynerBatch(Batch):
         self.point[g] = point
         self.events["point"][g] += 1
 
-    def _lose(self, g: Ints, seat: Ints, count: Ints) -> None:
+    def _lose(self, g: Ints, seat: Ints, count: Ints | int) -> None:
         """P1, P10: lives into the pot; out at none, and the last one in wins."""
         if g.size == 0:
             return
         cell = g * self.n + seat
         lives = self.lives.reshape(-1)
-        lives[cell] -= count
+        left = lives.take(cell) - count
+        lives[cell] = left
         self.paid.reshape(-1)[cell] += count
         self.pot[g] += count
         self.events["life_lost"][g] += 1
-        out = lives[cell] == 0
+        out = left == 0
+        if not out.any():
+            return
         go = g[out]
         self.alive[go] -= 1
         self.events["out"][go] += 1
@@ -369,9 +372,13 @@ class ToplshteynerBatch(Batch):
         gw = go[over]
         self.winner[gw] = np.argmax(self.lives[gw] > 0, axis=1)
         self.phase[gw] = OVER
+        self._over(gw)
         self.roller[gw] = -1
         gone = go[~over]
         self._end_turn(gone[seat[out][~over] == self.roller[gone]], "out")
+
+    def _over(self, g: Ints) -> None:
+        """Games `g` just ended in their roller's turn: what else a subclass keeps of it."""
 
     def _end_turn(self, g: Ints, why: str) -> None:
         """P2, C2: the dice pass to the next player still in, clockwise."""

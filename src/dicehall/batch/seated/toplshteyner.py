@@ -69,13 +69,10 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
             self.throws[g] = 0
         super()._end_turn(g, why)
 
-    def _lose(self, g: Ints, seat: Ints, count: Ints) -> None:
-        """A game that ends here ends in the roller's turn (the view's end "over")."""
-        roller = self.roller[g]
-        super()._lose(g, seat, count)
-        over = self.phase[g] == OVER
-        self.last_seat[g[over]] = roller[over]
-        self.last_end[g[over]] = ENDS["over"]
+    def _over(self, g: Ints) -> None:
+        """A game ends in the roller's turn (the view's end "over")."""
+        self.last_seat[g] = self.roller[g]
+        self.last_end[g] = ENDS["over"]
 
     # --- decisions -------------------------------------------------------------------
 
