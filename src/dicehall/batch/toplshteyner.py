@@ -162,16 +162,16 @@ class ToplshteynerBatch(Batch):
         walk = Walk(size)
         # a game's state: its point, or STOPPED + its point once a hard throw stopped it
         state = self.point.take(g) * 36
-        last_made = np.zeros(size, dtype=np.int64)
+        kinds = np.empty((LOOKAHEAD, size), dtype=np.int8)
         for column in range(LOOKAHEAD):
             key = state + codes[column]
-            kind = KIND.take(key)
+            KIND.take(key, out=kinds[column])
             state = AFTER.take(key)
-            made = kind == MADE
-            walk.made += made
-            last_made = np.where(made, column, last_made)
-            walk.sets += kind == SET
-            walk.used += kind < HARD_THROW
+        made = kinds == MADE
+        walk.made = made.sum(axis=0)
+        walk.sets = np.count_nonzero(kinds == SET, axis=0)
+        walk.used = np.count_nonzero(kinds < HARD_THROW, axis=0)
+        last_made = LOOKAHEAD - 1 - np.argmax(made[::-1], axis=0)
         stopped = state >= STOPPED * 36
         rows = np.arange(size)
         used = walk.used
