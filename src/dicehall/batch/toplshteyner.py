@@ -202,20 +202,20 @@ class ToplshteynerBatch(Batch):
         """After `_throw`'s plain throws in games `g`: what else a subclass keeps of them."""
 
     def _thrown(self, g: Ints, a: Ints, b: Ints) -> None:
-        """P3-P9: what a throw of `a` and `b` does in each game."""
+        """P3-P9: what a throw of `a` and `b` does in each game: a `HARD` throw, a double or
+        a 7 on a point (`_throw` plays the others)."""
         double = a == b
-        plain = g[~double]
-        total = (a + b)[~double]
-        point = self.point[plain]
-        self._set_point(plain[(point == 0) & (total != 7)], (total[(point == 0) & (total != 7)]))
-        self._end_turn(plain[(point != 0) & (total == point)], "point")
-        seven = plain[(point != 0) & (total == 7)]
-        roller = self.roller[seven]
-        self._lose(seven, roller, 1)
-        still = self.lives[seven, roller] > 0  # else P10 has ended the turn already
-        self._end_turn(seven[still], "seven")
+        seven = g[~double]
+        if seven.size:
+            roller = self.roller.take(seven)
+            self._lose(seven, roller, 1)
+            still = self.lives.reshape(-1).take(seven * self.n + roller) > 0
+            self._end_turn(seven[still], "seven")  # else P10 has ended the turn already
+            if seven.size == g.size:
+                return
         face = a[double]
         doubles = g[double]
+        thrown = np.bincount(face, minlength=7)
         consequences = (
             self._snake_eyes,
             self._saving_grace,
@@ -225,8 +225,8 @@ class ToplshteynerBatch(Batch):
             self._trick_sixes,
         )
         for f, handler in enumerate(consequences, start=1):
-            games = doubles[face == f]
-            if games.size:
+            if thrown[f]:
+                games = doubles if thrown[f] == doubles.size else doubles[face == f]
                 self.events[f"double {f}"][games] += 1
                 handler(games)
 
