@@ -4,7 +4,10 @@ A second implementation of `dicehall.games.toplshteyner.rules` (P1-P10, C2,
 C5), kept as close to it as arrays allow, for speed only; `tests/batch/`
 checks statistically that it plays the engine's game. Each pass takes one
 step in every game still running; a round of the roll-off (one die per
-contender) is taken at once and counted as that many steps.
+contender) is taken at once and counted as that many steps, and a turn's
+throws several at a time: up to `LOOKAHEAD` plain throws (neither a double
+nor a 7 on a point: they only move the point and pass the dice) walked on a
+table of points, then the first other throw in full (`_throw`).
 
 The heuristic bot (`dicehall.games.toplshteyner.bots`) always buys the
 fourth life; whom it elects is the bot's own `elect`, asked once per
