@@ -22,6 +22,7 @@ pytest.importorskip("gymnasium", reason="the rl extra is not installed: pip inst
 import numpy as np
 from numpy.typing import NDArray
 
+from dicehall.batch.toplshteyner import HARD
 from dicehall.core import State, make_bots
 from dicehall.games.tepiiku.rules import RUNE
 from dicehall.rl.vector import DicehallVectorEnv
@@ -46,12 +47,17 @@ class Recorder:
         return drawn
 
 
-def dice(log: Log) -> NDArray[Any]:
-    """The next draw of dice (a choice's random number, or an empty draw, is skipped)."""
+def draw(log: Log) -> NDArray[Any]:
+    """The next draw of dice, whole (a choice's random number, or an empty draw, is skipped)."""
     while True:
         drawn = log.pop(0)
         if drawn.dtype.kind in "iu" and drawn.size:
-            return drawn[0]
+            return drawn
+
+
+def dice(log: Log) -> NDArray[Any]:
+    """The next draw of dice: the one environment's row."""
+    return draw(log)[0]
 
 
 def feed_kariki(state: State, log: Log) -> None:
@@ -66,14 +72,22 @@ def feed_kariki(state: State, log: Log) -> None:
 
 
 def feed_toplshteyner(state: State, log: Log) -> None:
+    """Toplshteyner: a draw of `LOOKAHEAD` throws (each one number, 0 to 35; a row each)
+    read in order up to the first `HARD` one at the point before it; the rest go unused."""
+    throws: list[int] = []
     while state.is_chance():
         view = state.view(None)
         if view["phase"] == "rolloff":
             faces = dice(log)
             for seat in list(view["rolloff"]["contenders"]):
                 state.apply_chance((int(faces[seat]),))
-        else:
-            state.apply_chance((int(dice(log)), int(dice(log))))
+            continue
+        if not throws:
+            throws = draw(log)[:, 0].tolist()  # throws by column
+        code = throws.pop(0)
+        if HARD[36 * (view["point"] or 0) + code]:
+            throws = []
+        state.apply_chance((code // 6 + 1, code % 6 + 1))
 
 
 def feed_tepiiku(state: State, log: Log) -> None:

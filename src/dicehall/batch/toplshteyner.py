@@ -4,7 +4,10 @@ A second implementation of `dicehall.games.toplshteyner.rules` (P1-P10, C2,
 C5), kept as close to it as arrays allow, for speed only; `tests/batch/`
 checks statistically that it plays the engine's game. Each pass takes one
 step in every game still running; a round of the roll-off (one die per
-contender) is taken at once and counted as that many steps.
+contender) is taken at once and counted as that many steps, and a turn's
+throws several at a time: up to `LOOKAHEAD` plain throws (neither a double
+nor a 7 on a point: they only move the point and pass the dice) walked on a
+table of points, then the first other throw in full (`_throw`).
 
 The heuristic bot (`dicehall.games.toplshteyner.bots`) always buys the
 fourth life; whom it elects is the bot's own `elect`, asked once per
@@ -31,6 +34,33 @@ from dicehall.core.game import Game
 
 ROLLOFF, TURN, ELECT, BUY, OVER = range(5)
 """The engine's phases, numbered as there."""
+LOOKAHEAD = 6
+"""Throws drawn per game and pass (`_throw`): a pass plays up to that many plain throws."""
+FIRST = np.arange(36, dtype=np.int64) // 6 + 1
+SECOND = np.arange(36, dtype=np.int64) % 6 + 1
+"""The two dice of a throw drawn as one number (0 to 35)."""
+TOTAL = FIRST + SECOND
+STOPPED = 13
+"""Past the points (0 to 12): a game whose walk of plain throws a hard throw stopped."""
+IDLE, SET, MADE, HARD_THROW, AFTER_HARD = range(5)
+"""What a throw does to a point (`KIND`): nothing, sets it, makes it (the turn ends), a
+double or a 7 on a point (lives and decisions, `_thrown`), or comes after such a throw."""
+_POINT = np.arange(2 * STOPPED)[:, None] % STOPPED
+_OVER = (np.arange(2 * STOPPED) >= STOPPED)[:, None]
+_HARD = ~_OVER & ((FIRST == SECOND)[None, :] | ((_POINT != 0) & (TOTAL == 7)[None, :]))
+_SETS = ~_OVER & ~_HARD & (_POINT == 0) & (TOTAL != 7)[None, :]
+_MADE = ~_OVER & ~_HARD & (_POINT != 0) & (TOTAL == _POINT)
+KIND = np.select([_OVER, _HARD, _MADE, _SETS], [AFTER_HARD, HARD_THROW, MADE, SET], IDLE)
+KIND = KIND.astype(np.int8).reshape(-1)
+"""KIND[36 * state + throw]: what a throw (0 to 35) does in a state (a point, or STOPPED
++ the point). Every throw but a double or a 7 on a point only moves the point
+(`ToplshteynerBatch._throw`); AFTER[36 * state + throw] is 36 times the state after it."""
+AFTER = 36 * np.select(
+    [_OVER, _HARD, _SETS, _MADE], [_POINT + STOPPED, _POINT + STOPPED, TOTAL[None, :], 0], _POINT
+).reshape(-1)
+HARD = KIND == HARD_THROW
+"""HARD[36 * point + throw]: a double, or a 7 on a point: the throws `_thrown` plays."""
+
 START_LIVES = 3
 MAX_LIVES = 4
 TURN_ENDS = ("point", "saving_grace", "second_snake_eyes", "seven", "trick_sixes", "out")
@@ -50,6 +80,21 @@ EVENTS = (
 )
 """What the batch counts per game, named after the engine's events (a double by its face,
 a turn's end by its reason, an election also by the seat elected)."""
+
+
+class Walk:
+    """What `ToplshteynerBatch._throw`'s plain throws did in each of its games: the throws
+    played (`used`), points set and made, the last throw played (a number 0 to 35), the
+    throws since the last turn that ended among them (all of them if none did) and the
+    roller of that turn (-1 if none)."""
+
+    def __init__(self, size: int) -> None:
+        self.used = np.zeros(size, dtype=np.int64)
+        self.sets = np.zeros(size, dtype=np.int64)
+        self.made = np.zeros(size, dtype=np.int64)
+        self.last = np.zeros(size, dtype=np.int64)
+        self.since = np.zeros(size, dtype=np.int64)
+        self.ender = np.full(size, -1, dtype=np.int64)
 
 
 class ToplshteynerBatch(Batch):
@@ -105,27 +150,75 @@ class ToplshteynerBatch(Batch):
         self.phase[done] = TURN
 
     def _throw(self, g: Ints) -> None:
-        """P3: one throw of two dice in each game; doubles are consequences (P4-P9)."""
-        self.steps[g] += 1
-        a = self.rng.integers(1, 7, g.size)
-        b = self.rng.integers(1, 7, g.size)
-        self._thrown(g, a, b)
+        """P3: throws of two dice in each game, up to `LOOKAHEAD` of them in one pass.
+
+        A throw that is neither a double nor a 7 on a point only moves the point (sets
+        it, makes it and passes the dice, or leaves it as it is), so a pass draws
+        `LOOKAHEAD` throws per game at once and walks such plain throws column by
+        column on the games' points and rollers alone, written back once; a game's
+        first other throw (a double, or a 7 on a point: lives and decisions) is then
+        played in full (`_thrown`), and the throws drawn after it are never used. A
+        game reads its throws in order up to a point fixed by the throws read so far,
+        so they are independent throws of two dice, as the engine's."""
+        size = g.size
+        codes = self.rng.integers(0, 36, (LOOKAHEAD, size))
+        walk = Walk(size)
+        # a game's state: its point, or STOPPED + its point once a hard throw stopped it
+        state = self.point.take(g) * 36
+        kinds = np.empty((LOOKAHEAD, size), dtype=np.int8)
+        for column in range(LOOKAHEAD):
+            key = state + codes[column]
+            KIND.take(key, out=kinds[column])
+            state = AFTER.take(key)
+        made = kinds == MADE
+        walk.made = made.sum(axis=0)
+        walk.sets = np.count_nonzero(kinds == SET, axis=0)
+        walk.used = np.count_nonzero(kinds < HARD_THROW, axis=0)
+        last_made = LOOKAHEAD - 1 - np.argmax(made[::-1], axis=0)
+        stopped = state >= STOPPED * 36
+        rows = np.arange(size)
+        used = walk.used
+        walk.last = codes[np.maximum(used - 1, 0), rows]
+        walk.since = np.where(walk.made > 0, used - last_made - 1, used)
+        roller = self.roller.take(g)
+        cells = g * self.n
+        nxt = self.nxt.reshape(-1)
+        for turns in range(int(walk.made.max(initial=0))):
+            passes = walk.made > turns
+            walk.ender = np.where(passes, roller, walk.ender)
+            roller = np.where(passes, nxt.take(cells + roller), roller)
+        self.steps[g] += used
+        self.point[g] = state // 36 % STOPPED
+        self.roller[g] = roller
+        self.events["point"][g] += walk.sets
+        self.events["turn point"][g] += walk.made
+        ended = g[walk.made > 0]
+        self.snake_eyes[ended] = self.threes[ended] = self.high_fives[ended] = False
+        self._walked(g, walk)
+        if stopped.any():
+            gh = g[stopped]
+            code = codes[used[stopped], rows[stopped]]
+            self.steps[gh] += 1
+            self._thrown(gh, FIRST.take(code), SECOND.take(code))
+
+    def _walked(self, g: Ints, walk: Walk) -> None:
+        """After `_throw`'s plain throws in games `g`: what else a subclass keeps of them."""
 
     def _thrown(self, g: Ints, a: Ints, b: Ints) -> None:
-        """P3-P9: what a throw of `a` and `b` does in each game."""
+        """P3-P9: what a throw of `a` and `b` does in each game: a `HARD` throw, a double or
+        a 7 on a point (`_throw` plays the others)."""
         double = a == b
-        plain = g[~double]
-        total = (a + b)[~double]
-        point = self.point[plain]
-        self._set_point(plain[(point == 0) & (total != 7)], (total[(point == 0) & (total != 7)]))
-        self._end_turn(plain[(point != 0) & (total == point)], "point")
-        seven = plain[(point != 0) & (total == 7)]
-        roller = self.roller[seven]
-        self._lose(seven, roller, np.ones_like(roller))
-        still = self.lives[seven, roller] > 0  # else P10 has ended the turn already
-        self._end_turn(seven[still], "seven")
+        seven = g[~double]
+        if seven.size:
+            roller = self.roller.take(seven)
+            self._lose(seven, roller, 1)
+            still = self.lives.reshape(-1).take(seven * self.n + roller) > 0
+            self._end_turn(seven[still], "seven")  # else P10 has ended the turn already
+            if seven.size == g.size:
+                return
         face = a[double]
         doubles = g[double]
+        thrown = np.bincount(face, minlength=7)
         consequences = (
             self._snake_eyes,
             self._saving_grace,
@@ -135,8 +228,8 @@ class ToplshteynerBatch(Batch):
             self._trick_sixes,
         )
         for f, handler in enumerate(consequences, start=1):
-            games = doubles[face == f]
-            if games.size:
+            if thrown[f]:
+                games = doubles if thrown[f] == doubles.size else doubles[face == f]
                 self.events[f"double {f}"][games] += 1
                 handler(games)
 
@@ -149,7 +242,7 @@ class ToplshteynerBatch(Batch):
         first = g[(point != 2) & ~second]
         roller = self.roller[first]
         self.snake_eyes[first] = True
-        self._lose(first, roller, np.ones_like(roller))
+        self._lose(first, roller, 1)
         # the life first, then the point: a roller who went out has ended the turn
         self._set_point(first[(self.point[first] == 0) & (self.roller[first] == roller)], 2)
 
@@ -223,7 +316,7 @@ class ToplshteynerBatch(Batch):
         self.events["elect"][g] += 1
         for seat in range(self.n):
             self.events[f"elect {seat}"][g] += target == seat
-        self._lose(g, target, np.ones_like(target))
+        self._lose(g, target, 1)
 
     def _heuristic_elect(self, g: Ints, roller: Ints) -> Ints:
         """The heuristic's choice for High Fives: the seat its own `elect` names, asked once
@@ -260,17 +353,20 @@ class ToplshteynerBatch(Batch):
         self.point[g] = point
         self.events["point"][g] += 1
 
-    def _lose(self, g: Ints, seat: Ints, count: Ints) -> None:
+    def _lose(self, g: Ints, seat: Ints, count: Ints | int) -> None:
         """P1, P10: lives into the pot; out at none, and the last one in wins."""
         if g.size == 0:
             return
         cell = g * self.n + seat
         lives = self.lives.reshape(-1)
-        lives[cell] -= count
+        left = lives.take(cell) - count
+        lives[cell] = left
         self.paid.reshape(-1)[cell] += count
         self.pot[g] += count
         self.events["life_lost"][g] += 1
-        out = lives[cell] == 0
+        out = left == 0
+        if not out.any():
+            return
         go = g[out]
         self.alive[go] -= 1
         self.events["out"][go] += 1
@@ -279,9 +375,13 @@ class ToplshteynerBatch(Batch):
         gw = go[over]
         self.winner[gw] = np.argmax(self.lives[gw] > 0, axis=1)
         self.phase[gw] = OVER
+        self._over(gw)
         self.roller[gw] = -1
         gone = go[~over]
         self._end_turn(gone[seat[out][~over] == self.roller[gone]], "out")
+
+    def _over(self, g: Ints) -> None:
+        """Games `g` just ended in their roller's turn: what else a subclass keeps of it."""
 
     def _end_turn(self, g: Ints, why: str) -> None:
         """P2, C2: the dice pass to the next player still in, clockwise."""

@@ -15,7 +15,7 @@ import numpy as np
 from dicehall.batch.base import Bools, Ints
 from dicehall.batch.seated.base import Floats, Seated
 from dicehall.batch.seated.tensor import Seen, Tensors
-from dicehall.batch.toplshteyner import BUY, ELECT, OVER, ToplshteynerBatch
+from dicehall.batch.toplshteyner import BUY, ELECT, FIRST, OVER, SECOND, ToplshteynerBatch, Walk
 from dicehall.games.toplshteyner.rules import TURN_END_WORDS
 
 ENDS = {why: i for i, why in enumerate(TURN_END_WORDS)}
@@ -44,6 +44,18 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.last_throw[g, 1] = b
         super()._thrown(g, a, b)
 
+    def _walked(self, g: Ints, walk: Walk) -> None:
+        """The plain throws of a pass: this turn's throws, the last one, the turn that ended."""
+        played = walk.used > 0
+        gp, last = g[played], walk.last[played]
+        self.last_throw[gp, 0] = FIRST.take(last)
+        self.last_throw[gp, 1] = SECOND.take(last)
+        ended = walk.made > 0
+        self.throws[g] = np.where(ended, walk.since, self.throws.take(g) + walk.since)
+        ge = g[ended]
+        self.last_seat[ge] = walk.ender[ended]
+        self.last_end[ge] = ENDS["point"]
+
     def _buy(self, g: Ints) -> None:
         roller = self.roller[g]
         paid = self.paid[g, roller]
@@ -57,13 +69,10 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
             self.throws[g] = 0
         super()._end_turn(g, why)
 
-    def _lose(self, g: Ints, seat: Ints, count: Ints) -> None:
-        """A game that ends here ends in the roller's turn (the view's end "over")."""
-        roller = self.roller[g]
-        super()._lose(g, seat, count)
-        over = self.phase[g] == OVER
-        self.last_seat[g[over]] = roller[over]
-        self.last_end[g[over]] = ENDS["over"]
+    def _over(self, g: Ints) -> None:
+        """A game ends in the roller's turn (the view's end "over")."""
+        self.last_seat[g] = self.roller[g]
+        self.last_end[g] = ENDS["over"]
 
     # --- decisions -------------------------------------------------------------------
 
