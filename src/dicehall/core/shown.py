@@ -25,9 +25,11 @@ them to the tracking without them, step by step). Events are compared as they ar
 met in the log, not listed first. A copy whose fields all equal the game's (its log
 aside: a state is its fields, `same_state`) looks like the game to everyone from
 then on, so its views are not made: it has merged. And a search for a throw in doubt
-to everyone first asks the spectator alone: a throw no other outcome looks like to
-the spectator is public, whatever the seats would say (one audience compared a
-trial instead of every seat's).
+to everyone, after the throw has fallen, first asks the spectator alone: a throw no
+other outcome looks like to the spectator is public, whatever the seats would say
+(one audience compared a trial instead of every seat's). When the throw falls the
+search asks everyone at once: a throw under a mug looks alike to the spectator at
+its first other outcome, and asking twice would make that outcome twice.
 
 `stand_ins` makes the public steps of a game whose unshown throws must stay
 secret: each such throw is replaced by the first outcome, in the dice's own
@@ -399,7 +401,7 @@ class ShownThrows:
         need = {a for a in audiences if not self.shown_to(k, a)}
         steps = self.steps[tracked.at + 1 :]
         seen = [self._seen[j] for j in range(tracked.at, len(self.steps))]
-        if None in need and len(need) > 1 and self._public(tracked, steps, seen):
+        if steps and None in need and len(need) > 1 and self._public(tracked, steps, seen):
             need = {None}  # as the search of every audience would end, seats' probes and all
         else:
             self._search(tracked, steps, seen, need)
@@ -450,14 +452,19 @@ class ShownThrows:
         # when the throw falls, an outcome the audiences in doubt tell apart at once is
         # kept thrown for a later search (which plays steps after it, a state each)
         keep = not steps and count_outcomes(tracked.before) <= KEEP_THROWN
+        fell = seen[0]
         for faces in alternatives(tracked.before):
             if not need:
                 break
             if faces == tracked.faces:
                 continue
             thrown = tracked.thrown.pop(faces, None) if steps else None
-            if keep:
+            if not steps:  # the throw has just fallen: most outcomes differ in its events
                 thrown = throw(tracked.before, faces)
+                if not any(same_events(thrown, a, 0, fell.events(a)) for a in need):
+                    if keep:  # what `trial` would find, without its views or its result
+                        tracked.thrown[faces] = thrown
+                    continue
             result = trial(
                 tracked.before,
                 faces,
