@@ -452,7 +452,7 @@ class ShownThrows:
         # when the throw falls, an outcome the audiences in doubt tell apart at once is
         # kept thrown for a later search (which plays steps after it, a state each)
         keep = not steps and count_outcomes(tracked.before) <= KEEP_THROWN
-        fell = seen[0]
+        fell = [(a, seen[0].events(a)) for a in need]  # what each saw as the throw fell
         for faces in alternatives(tracked.before):
             if not need:
                 break
@@ -461,8 +461,11 @@ class ShownThrows:
             thrown = tracked.thrown.pop(faces, None) if steps else None
             if not steps:  # the throw has just fallen: most outcomes differ in its events
                 thrown = throw(tracked.before, faces)
-                if not any(same_events(thrown, a, 0, fell.events(a)) for a in need):
-                    if keep:  # what `trial` would find, without its views or its result
+                for a, events in fell:
+                    if same_events(thrown, a, 0, events):
+                        break
+                else:  # what `trial` would find, without its views or its result
+                    if keep:
                         tracked.thrown[faces] = thrown
                     continue
             result = trial(
@@ -478,6 +481,7 @@ class ShownThrows:
             if keep and thrown is not None and not result.alike and not result.forever:
                 tracked.thrown[faces] = thrown  # compared, not played on: as thrown
             need -= result.alike
+            fell = [(a, events) for a, events in fell if a in need]
             if result.state is not None:
                 tracked.probes.append((result.state, result.alike))
 
