@@ -20,6 +20,17 @@ can tell them apart, and the throw stays unshown to those audiences for good.
 Where a copy cannot take a step, the throw is kept unshown: the choice that
 can only err towards keeping a secret.
 
+Three shortcuts make the same answers cheaper (tests/test_shown_reference.py holds
+them to the tracking without them, step by step). Events are compared as they are
+met in the log, not listed first. A copy whose fields all equal the game's (its log
+aside: a state is its fields, `same_state`) looks like the game to everyone from
+then on, so its views are not made: it has merged. And a search for a throw in doubt
+to everyone, after the throw has fallen, first asks the spectator alone: a throw no
+other outcome looks like to the spectator is public, whatever the seats would say
+(one audience compared a trial instead of every seat's). When the throw falls the
+search asks everyone at once: a throw under a mug looks alike to the spectator at
+its first other outcome, and asking twice would make that outcome twice.
+
 `stand_ins` makes the public steps of a game whose unshown throws must stay
 secret: each such throw is replaced by the first outcome, in the dice's own
 order, that leaves everything public exactly as it was. The first of a class
@@ -31,13 +42,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from dicehall.core.chance import Faces
 from dicehall.core.errors import DicehallError
-from dicehall.core.game import Game, State
+from dicehall.core.game import Game, State, field_names
+from dicehall.core.transcript import apply_step
 
 Audience = int | None
 """A seat, or None: everyone, spectators included."""
@@ -47,6 +60,62 @@ Step = Mapping[str, Any]
 def events_of(state: State, audience: Audience, logged: int, end: int | None = None) -> list[Any]:
     log = state.log or ()
     return [(e.type, e.text, e.data) for e in log[logged:end] if e.visible_to(audience)]
+
+
+def same_events(state: State, audience: Audience, logged: int, wanted: Sequence[Any]) -> bool:
+    """Whether `events_of(state, audience, logged)` would be `wanted`: compared event by
+    event as the log is read, so a difference ends it without listing the rest."""
+    log = state.log or ()
+    i, n = 0, len(wanted)
+    for j in range(logged, len(log)):
+        e = log[j]
+        to = e.to
+        if to is None or (audience is not None and audience in to):
+            if i == n:
+                return False
+            w = wanted[i]
+            if e.type != w[0] or e.text != w[1] or e.data != w[2]:
+                return False
+            i += 1
+    return i == n
+
+
+@cache
+def _fields_alike(cls: type) -> Callable[[Any, Any], bool]:
+    """A function telling whether two states of `cls` hold equal fields, the log aside,
+    written out for the class as `game.copier` is (a loop over forty fields costs more
+    than the comparison)."""
+    names = [name for name in field_names(cls) if name != "log"]
+    for name in names:
+        if not name.isidentifier():
+            raise TypeError(f"{cls.__name__} has a field that is not a name: {name!r}")
+    terms = [f"(a.{n} is b.{n} or a.{n} == b.{n})" for n in names] or ["True"]
+    scope: dict[str, Any] = {}
+    exec("def alike(a, b):\n    return " + " and ".join(terms), scope)  # the class's own names
+    made: Callable[[Any, Any], bool] = scope["alike"]
+    return made
+
+
+def same_state(a: State, b: State) -> bool:
+    """Whether `a` and `b` are the same state of play: of one class, every field equal
+    but the log. A state's views and what any step does to it are made of its fields
+    alone (a clone copies them and drops the log), so two such states look alike to
+    everyone from then on. A field that cannot say whether it is equal counts as
+    different: then the views are compared, as without this test."""
+    if type(a) is not type(b):
+        return False
+    try:
+        if not _fields_alike(type(a))(a, b):
+            return False
+        extra_a: dict[str, Any] | None = getattr(a, "__dict__", None)
+        extra_b: dict[str, Any] | None = getattr(b, "__dict__", None)
+        if not extra_a and not extra_b:
+            return True
+        if extra_a is None or extra_b is None or extra_a.keys() != extra_b.keys():
+            return False
+        return all(v is extra_b[k] or v == extra_b[k] for k, v in extra_a.items() if k != "log")
+    except (TypeError, ValueError):  # an array's comparison, say, answers no plain bool
+        return False
 
 
 class Observed:
@@ -91,9 +160,21 @@ def logged_copy(state: State) -> State:
 
 
 def apply(state: State, step: Step) -> None:
-    from dicehall.core.transcript import apply_step
-
     apply_step(state, step)
+
+
+def apply_again(state: State, step: Step) -> None:
+    """Apply to a copy a step the game itself has taken: its form is known good (a
+    transcript step's checks are `apply_step`'s), but whether the copy may take it is
+    checked as for any step, and a refusal raises as there."""
+    if "entropy" in step:
+        return
+    if "chance" in step:
+        state.apply_chance(step["chance"])
+    elif step.get("timeout") is True:
+        state.timeout(step["seat"])
+    else:
+        state.apply(step["seat"], step["action"])
 
 
 def count_outcomes(state: State) -> int:
@@ -142,27 +223,56 @@ def trial(
     last = len(steps)
     try:
         views = last == 0 or views_at_throws
-        if _told(state, seen[0], alike, 0, views):
-            return Trial(None, alike, False)
-        if views and merged(state, seen[0], everyone):
-            return Trial(None, alike, True)
+        compared = _compare(state, seen[0], alike, 0, views, everyone)
+        if compared is not None:
+            return Trial(None, alike, compared)
         for i, step in enumerate(steps, 1):
             if not every_step and i < last:  # played without a log, not compared
                 state.log = None
-                apply(state, step)
+                apply_again(state, step)
                 continue
             if state.log is None:
                 state.log = []
             logged = len(state.log)
-            apply(state, step)
+            apply_again(state, step)
             views = i == last or (views_at_throws and "chance" in step)
-            if _told(state, seen[i], alike, logged, views):
-                return Trial(None, alike, False)
-            if views and merged(state, seen[i], everyone):
-                return Trial(None, alike, True)
+            compared = _compare(state, seen[i], alike, logged, views, everyone)
+            if compared is not None:
+                return Trial(None, alike, compared)
     except DicehallError:
         return Trial(None, alike, True)  # cannot be told apart by playing on: keep it unshown
     return Trial(state, alike, False)
+
+
+def _compare(
+    state: State,
+    wanted: Observed,
+    alike: set[Audience],
+    logged: int,
+    views: bool,
+    everyone: Sequence[Audience],
+) -> bool | None:
+    """One step of a trial: drop from `alike` each audience that tells `state` apart from
+    what it saw (`wanted`: its events since `logged`, and with `views` its view). False:
+    none is left; True: `state` looks like the game to everyone (only asked with
+    `views`); None: play on."""
+    for a in list(alike):
+        if not same_events(state, a, logged, wanted.events(a)):
+            alike.discard(a)
+    if not alike:
+        return False
+    if not views:
+        return None
+    if wanted.current and same_state(state, wanted.state):
+        return True  # every view alike: the game's own state, made again
+    made: dict[Audience, Any] = {}
+    for a in list(alike):
+        made[a] = view = state.view(a)
+        if view != wanted.view(a):
+            alike.discard(a)
+    if not alike:
+        return False
+    return merged(state, wanted, everyone, made) or None
 
 
 def throw(before: State, faces: Faces) -> State:
@@ -171,17 +281,6 @@ def throw(before: State, faces: Faces) -> State:
     state = logged_copy(before)
     state.apply_chance_trusted(faces)
     return state
-
-
-def _told(state: State, wanted: Observed, alike: set[Audience], logged: int, views: bool) -> bool:
-    """Drop from `alike` each audience that tells `state` apart from what it saw (`wanted`:
-    its events since `logged`, and with `views` its view); whether none is left."""
-    for a in list(alike):
-        if events_of(state, a, logged) != wanted.events(a) or (
-            views and state.view(a) != wanted.view(a)
-        ):
-            alike.discard(a)
-    return not alike
 
 
 def merged(
@@ -268,26 +367,27 @@ class ShownThrows:
     ) -> list[tuple[int, Audience]]:
         doubt: set[Audience] = set()
         probes = []
+        views = "chance" in step or self.state.is_over()
         for probe, audiences in tracked.probes:
             logged = len(probe.log or ())
             try:
-                apply(probe, step)
+                apply_again(probe, step)
             except DicehallError:
                 continue  # cannot be told apart by playing on: those audiences are left out
-            views = "chance" in step or self.state.is_over()
-            told = set()
-            seen: dict[Audience, Any] = {}  # the probe's views, each made once
-            for a in audiences:
-                if events_of(probe, a, logged) != now.events(a):
-                    told.add(a)
-                elif views:
-                    seen[a] = probe.view(a)
-                    if seen[a] != now.view(a):
-                        told.add(a)
-            doubt |= told
-            rest = audiences - told
-            if rest and not (views and merged(probe, now, self.audiences, seen)):
-                probes.append((probe, rest))
+            rest = {a for a in audiences if same_events(probe, a, logged, now.events(a))}
+            doubt |= audiences - rest
+            if not rest or same_state(probe, self.state):
+                continue  # told apart by all, or the game's own state: alike from now on
+            if views:
+                seen: dict[Audience, Any] = {}  # the probe's views, each made once
+                for a in list(rest):
+                    seen[a] = view = probe.view(a)
+                    if view != now.view(a):
+                        rest.discard(a)
+                        doubt.add(a)
+                if not rest or merged(probe, now, self.audiences, seen):
+                    continue
+            probes.append((probe, rest))
         tracked.probes = probes
         found = self._settle(k, tracked, doubt) if doubt else []
         if not tracked.probes:
@@ -301,17 +401,73 @@ class ShownThrows:
         need = {a for a in audiences if not self.shown_to(k, a)}
         steps = self.steps[tracked.at + 1 :]
         seen = [self._seen[j] for j in range(tracked.at, len(self.steps))]
+        if steps and None in need and len(need) > 1 and self._public(tracked, steps, seen):
+            need = {None}  # as the search of every audience would end, seats' probes and all
+        else:
+            self._search(tracked, steps, seen, need)
+        found = []
+        if None in need:
+            need = {None}
+            tracked.probes = []
+        for a in sorted(need, key=lambda a: -1 if a is None else a):
+            self.shown[k].add(a)
+            found.append((k, a))
+        if not tracked.probes:
+            self._tracked.pop(k, None)
+        return found
+
+    def _public(self, tracked: _Tracked, steps: Sequence[Step], seen: Sequence[Observed]) -> bool:
+        """Whether the spectator tells every other outcome apart from the throw, each tried
+        as the search of every audience would try it: then the throw is public, and that
+        search would end with everyone in `need` and the seats' probes dropped. An
+        outcome played on here is thrown again by that search, if it is made after all."""
+        for faces in alternatives(tracked.before):
+            if faces == tracked.faces:
+                continue
+            thrown = tracked.thrown.pop(faces, None) if steps else None
+            result = trial(
+                tracked.before,
+                faces,
+                steps,
+                seen,
+                {None},
+                self.audiences,
+                every_step=False,
+                thrown=thrown,
+            )
+            if result.alike:
+                return False
+        return True
+
+    def _search(
+        self,
+        tracked: _Tracked,
+        steps: Sequence[Step],
+        seen: Sequence[Observed],
+        need: set[Audience],
+    ) -> None:
+        """Try the other outcomes in order until every audience in `need` has one that
+        still looks like the throw to it (each becomes a probe); drop from `need` each
+        audience that has one."""
         # when the throw falls, an outcome the audiences in doubt tell apart at once is
         # kept thrown for a later search (which plays steps after it, a state each)
         keep = not steps and count_outcomes(tracked.before) <= KEEP_THROWN
+        fell = [(a, seen[0].events(a)) for a in need]  # what each saw as the throw fell
         for faces in alternatives(tracked.before):
             if not need:
                 break
             if faces == tracked.faces:
                 continue
             thrown = tracked.thrown.pop(faces, None) if steps else None
-            if keep:
+            if not steps:  # the throw has just fallen: most outcomes differ in its events
                 thrown = throw(tracked.before, faces)
+                for a, events in fell:
+                    if same_events(thrown, a, 0, events):
+                        break
+                else:  # what `trial` would find, without its views or its result
+                    if keep:
+                        tracked.thrown[faces] = thrown
+                    continue
             result = trial(
                 tracked.before,
                 faces,
@@ -325,18 +481,9 @@ class ShownThrows:
             if keep and thrown is not None and not result.alike and not result.forever:
                 tracked.thrown[faces] = thrown  # compared, not played on: as thrown
             need -= result.alike
+            fell = [(a, events) for a, events in fell if a in need]
             if result.state is not None:
                 tracked.probes.append((result.state, result.alike))
-        found = []
-        if None in need:
-            need = {None}
-            tracked.probes = []
-        for a in sorted(need, key=lambda a: -1 if a is None else a):
-            self.shown[k].add(a)
-            found.append((k, a))
-        if not tracked.probes:
-            self._tracked.pop(k, None)
-        return found
 
 
 def shown_throws(game: Game, steps: Sequence[Step]) -> ShownThrows:
