@@ -314,12 +314,14 @@ def _reads_claimer_pair(cells: Cells, seat: int, kind: int) -> Hashable:
     return (cells[seat], cells[next_in(ins, seat)])
 
 
-def _reads_pair_when_two(cells: Cells, seat: int, kind: int) -> Hashable:
-    """The table bot reads no score with three or more seats in; with two it plays the
-    two-seat strategy at (its score, the other's)."""
+def _reads_table(cells: Cells, seat: int, kind: int) -> Hashable:
+    """The table bot reads no score with four or more seats in; with three it reads every
+    seat's berries; with two it plays the two-seat strategy at (its score, the other's)."""
     ins = [c != OUT for c in cells]
-    if sum(ins) > 2:
+    if sum(ins) > 3:
         return ()
+    if sum(ins) == 3:
+        return tuple(c // 3 if c != OUT else OUT for c in cells)
     return (cells[seat], cells[next_in(ins, seat)])
 
 
@@ -331,7 +333,7 @@ SCORE_READS: dict[str, ClassKey] = {
     "random": _reads_nothing,
     "heuristic": _reads_nothing,
     "solver": _reads_claimer_pair,
-    "table": _reads_pair_when_two,
+    "table": _reads_table,
 }
 """What each bot's decisions read of the score (emergency berries aside, not modelled)."""
 
