@@ -30,7 +30,8 @@ What the computation fixes, exactly:
 - a bot's answers at every score are read off the few scores that differ in
   what it reads (`SCORE_READS`): the heuristic and random bots read no score,
   the solver's claims read the thrower's and the next player's berries and
-  crowns. A bot not listed is asked at every score (slow but exact).
+  crowns, the table bot every seat's berries with three seats in. A bot not
+  listed is asked at every score (slow but exact).
 
 The emergency berry (K9, option `high_rollers`) is not modelled here.
 """
