@@ -18,10 +18,11 @@ from dicehall.games.kariki.solver import table_stored
 from dicehall.games.kariki.solver.best_response import build_subgame, subgame_root
 from dicehall.games.kariki.solver.model import infoset_key
 from dicehall.games.kariki.solver.table_bot import TableBot
-from dicehall.games.kariki.solver.table_scored import N_SCORES, score_index
 from dicehall.strategy.strategy_file import StrategyFileError, check_shipped, load
 
 SHIPPED = table_stored.SHIPPED / table_stored.SHIPPED_NAME
+N_SCORES = table_stored.N_SCORES
+score_index = table_stored.score_index
 
 
 @settings(max_examples=6, deadline=None)

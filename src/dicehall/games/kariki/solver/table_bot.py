@@ -26,8 +26,7 @@ from dicehall.core.bots import draw
 from dicehall.games.kariki.bots import next_in
 from dicehall.games.kariki.rules import BUY, LEFT, PASS, PULL, RANK_OF_ID, ROLL
 from dicehall.games.kariki.solver.model import infoset_key
-from dicehall.games.kariki.solver.table_scored import SEATS_IN, score_index
-from dicehall.games.kariki.solver.table_stored import scored_for, table_for
+from dicehall.games.kariki.solver.table_stored import SEATS_IN, score_index, scored_for, table_for
 
 if TYPE_CHECKING:
     from dicehall.games.kariki.solver.stored import Strategy

@@ -37,26 +37,13 @@ from dicehall.games.kariki.rules import DOUBLE_SIXES
 from dicehall.games.kariki.solver.best_response import build_subgame
 from dicehall.games.kariki.solver.model import Score
 from dicehall.games.kariki.solver.table_solve import RoundPasses, TableKey
+from dicehall.games.kariki.solver.table_stored import BERRIES, N_SCORES, SEATS_IN, score_index
 from dicehall.strategy.tree import FloatArray, Tree
-
-SEATS_IN = 3
-"""The number of seats in that the scored policy covers."""
-BERRIES = 5
-"""Berries that put a seat out (K7): a seat in holds 0-4."""
-N_SCORES = BERRIES**SEATS_IN
 
 Berries = tuple[int, ...]
 """The berries of the seats in, from the thrower in the direction of play."""
 TwoValue = Callable[[int, int, bool], float]
 """(my berries, the other's berries, I begin) -> my chance of winning with two seats in."""
-
-
-def score_index(berries: Berries) -> int:
-    """A score's row in the policy: berries read as base-5 digits, the thrower's first."""
-    index = 0
-    for b in berries:
-        index = index * BERRIES + b
-    return index
 
 
 def _scores() -> list[Berries]:

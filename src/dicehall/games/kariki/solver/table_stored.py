@@ -43,6 +43,22 @@ SHIPPED_NAME = "kariki-table-exact-roller.npz"
 SHIPPED_SHA256 = "dfee51565b1270729fa07a0bd8576f1a2b7e9e562c7b4d371991da9ad781e8df"
 """The shipped file's SHA-256 (`strategy_file.file_sha256`), set when it is written."""
 
+SEATS_IN = 3
+"""The number of seats in that the scored policy (`table_scored.py`) covers."""
+BERRIES = 5
+"""Berries that put a seat out (K7): a seat in holds 0-4."""
+N_SCORES = BERRIES**SEATS_IN
+
+
+def score_index(berries: tuple[int, ...]) -> int:
+    """A score's row in the scored policy: the berries of the seats in, from the thrower in
+    the direction of play, read as base-5 digits, the thrower's first."""
+    index = 0
+    for b in berries:
+        index = index * BERRIES + b
+    return index
+
+
 Table = dict["TableKey", tuple[float, ...]]
 _lock = threading.Lock()
 
