@@ -13,13 +13,16 @@ from hypothesis import strategies as st
 
 from dicehall.core import RandomDice, Table, make_bots
 from dicehall.games import make_game
-from dicehall.games.kariki.rules import DOUBLE_SIXES
+from dicehall.games.kariki.rules import DOUBLE_SIXES, KarikiState
 from dicehall.games.kariki.solver import table_stored
-from dicehall.games.kariki.solver.best_response import build_subgame
+from dicehall.games.kariki.solver.best_response import build_subgame, subgame_root
+from dicehall.games.kariki.solver.model import infoset_key
 from dicehall.games.kariki.solver.table_bot import TableBot
 from dicehall.strategy.strategy_file import StrategyFileError, check_shipped, load
 
 SHIPPED = table_stored.SHIPPED / table_stored.SHIPPED_NAME
+N_SCORES = table_stored.N_SCORES
+score_index = table_stored.score_index
 
 
 @settings(max_examples=6, deadline=None)
@@ -98,3 +101,40 @@ def test_shipped_table_holds_every_decision_of_the_three_seat_round() -> None:
             chances = policies[3][(p, *key[1:])]
             assert len(chances) == len(tree.infoset_actions[i])
             assert abs(sum(chances) - 1) < 1e-9
+
+
+def test_shipped_scored_table_holds_every_decision_of_the_three_seat_round_at_every_score() -> None:
+    game = make_game("kariki", 3)
+    scored = table_stored.read_scored(SHIPPED)
+    assert scored is not None
+    assert scored.chances.shape[0] == N_SCORES
+    for p in range(-1, DOUBLE_SIXES + 1):
+        tree = build_subgame(game, (True,) * 3, (0, p, -1)).tree
+        for i, key in enumerate(tree.infoset_keys):
+            assert isinstance(key, tuple)
+            for row in (0, N_SCORES // 2, N_SCORES - 1):
+                chances = scored.policy(row, (p, *key[1:]))  # type: ignore[arg-type]
+                assert len(chances) == len(tree.infoset_actions[i])
+                assert abs(sum(chances) - 1) < 1e-9
+
+
+def test_table_bot_with_three_seats_in_reads_the_berries_from_the_thrower() -> None:
+    """The same decision at two scores: the bot plays the scored policy's row of each score,
+    the berries read from the thrower in the direction of play."""
+    game = make_game("kariki", 4)
+    scored = table_stored.read_scored(SHIPPED)
+    assert scored is not None
+    rows = []
+    for berries in ((0, 0, 0, 0), (4, 1, 2, 0)):
+        s = subgame_root(game, (True, False, True, True), (2, -1, -1))
+        assert isinstance(s, KarikiState)
+        s.berries = [berries[0], 5, berries[2], berries[3]]
+        s.apply_chance((3, 5))
+        view = s.view(2)
+        bot = TableBot(game, 2, random.Random(0))
+        legal = s.legal_actions(2)
+        key = (-1, *infoset_key(view))
+        row = score_index((berries[2], berries[3], berries[0]))
+        assert bot.policy(view, legal) == pytest.approx(scored.policy(row, key))  # type: ignore[arg-type]
+        rows.append(row)
+    assert rows[0] != rows[1]

@@ -20,6 +20,15 @@ each importing only the ones listed before it (and the game's own `rules`,
 - `odds.py`: the solver's claims on a fresh roll (`dicehall odds kariki`),
   kept in the table cache.
 - `advice.py`: the solver's advice for the odds panel.
+- `best_response.py`: one seat's exact best response against a table of bots
+  at three seats and more (`dicehall exploitability kariki --seats N`).
+- `table_solve.py`: the `table` bot's round policy per number of seats in
+  (self-play CFR+ on the round game).
+- `table_stored.py`: the table file: its format, the shipped file and its
+  SHA-256 (no NumPy until a policy is read).
+- `table_scored.py`: the table bot's policy per score with three seats in,
+  solved backwards (self-play CFR+ with the game's stakes).
+- `table_bot.py`: the `table` bot.
 - `commands.py`: the `GameSolver` that `dicehall solve` and `dicehall
   exploitability` run.
 

@@ -30,7 +30,8 @@ What the computation fixes, exactly:
 - a bot's answers at every score are read off the few scores that differ in
   what it reads (`SCORE_READS`): the heuristic and random bots read no score,
   the solver's claims read the thrower's and the next player's berries and
-  crowns. A bot not listed is asked at every score (slow but exact).
+  crowns, the table bot every seat's berries with three seats in. A bot not
+  listed is asked at every score (slow but exact).
 
 The emergency berry (K9, option `high_rollers`) is not modelled here.
 """
@@ -314,12 +315,14 @@ def _reads_claimer_pair(cells: Cells, seat: int, kind: int) -> Hashable:
     return (cells[seat], cells[next_in(ins, seat)])
 
 
-def _reads_pair_when_two(cells: Cells, seat: int, kind: int) -> Hashable:
-    """The table bot reads no score with three or more seats in; with two it plays the
-    two-seat strategy at (its score, the other's)."""
+def _reads_table(cells: Cells, seat: int, kind: int) -> Hashable:
+    """The table bot reads no score with four or more seats in; with three it reads every
+    seat's berries; with two it plays the two-seat strategy at (its score, the other's)."""
     ins = [c != OUT for c in cells]
-    if sum(ins) > 2:
+    if sum(ins) > 3:
         return ()
+    if sum(ins) == 3:
+        return tuple(c // 3 if c != OUT else OUT for c in cells)
     return (cells[seat], cells[next_in(ins, seat)])
 
 
@@ -331,7 +334,7 @@ SCORE_READS: dict[str, ClassKey] = {
     "random": _reads_nothing,
     "heuristic": _reads_nothing,
     "solver": _reads_claimer_pair,
-    "table": _reads_pair_when_two,
+    "table": _reads_table,
 }
 """What each bot's decisions read of the score (emergency berries aside, not modelled)."""
 

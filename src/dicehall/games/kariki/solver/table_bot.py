@@ -1,11 +1,14 @@
 """The `table` bot: Kariki at three to ten seats from the round game's self-play policy.
 
-With three or more seats in, every claim and answer comes from the policy of
+With four or more seats in, every claim and answer comes from the policy of
 `table_solve.py` for that many seats in, looked up by the decision's key
 (claim to beat, kind, claim, passes, own dice's rank): its answers weigh a
 claim by what the claimant's policy makes likely, not by a fixed honesty
-prior. With two seats in it plays the solved two-seat equilibrium (claims and
-answers) at the two seats' scores. It keeps no memory: every decision is a
+prior. With three seats in it plays the policy of `table_scored.py` at the
+three seats' berries, read from the thrower in the direction of play (the
+round policy where that is not shipped, for other options). With two seats
+in it plays the solved two-seat equilibrium (claims and answers) at the two
+seats' scores. It keeps no memory: every decision is a
 function of the seat's view, so the exact best response of `best_response.py`
 measures it exactly. It always buys the emergency berry (K9), as the solver
 does, and chooses play to the left.
@@ -23,7 +26,7 @@ from dicehall.core.bots import draw
 from dicehall.games.kariki.bots import next_in
 from dicehall.games.kariki.rules import BUY, LEFT, PASS, PULL, RANK_OF_ID, ROLL
 from dicehall.games.kariki.solver.model import infoset_key
-from dicehall.games.kariki.solver.table_stored import table_for
+from dicehall.games.kariki.solver.table_stored import SEATS_IN, score_index, scored_for, table_for
 
 if TYPE_CHECKING:
     from dicehall.games.kariki.solver.stored import Strategy
@@ -57,6 +60,10 @@ class TableBot:
         p = view["claim"] if view["phase"] == "claim" else view["previous_claim"]
         to_beat = -1 if p is None else RANK_OF_ID[p]
         key = infoset_key(view)
+        if seats_in == SEATS_IN:
+            scored = scored_for(self.game)
+            if scored is not None:
+                return scored.policy(_berries_row(view), (to_beat, *key))
         if seats_in >= 3:
             return list(table_for(self.game, seats_in)[(to_beat, *key)])
         me = int(view["seat"])
@@ -67,6 +74,16 @@ class TableBot:
 
     def choose(self, view: View, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
         return draw(self.rng, legal, self.policy(view, legal))
+
+
+def _berries_row(view: View) -> int:
+    """The scored policy's row: the berries of the seats in from the thrower, in play order."""
+    seat = int(view["roller"])
+    berries = []
+    for _ in range(SEATS_IN):
+        berries.append(int(view["berries"][seat]))
+        seat = next_in(view, seat)
+    return score_index(tuple(berries))
 
 
 def _restrict(view: View, chances: list[float], legal: Sequence[Mapping[str, Any]]) -> list[float]:
