@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicehall.core import RandomDice, Table, make_bots
+from dicehall.core import Action, RandomDice, State, Table, make_bots
 from dicehall.games import make_game
 from dicehall.games.kariki.rules import DOUBLE_SIXES, KarikiState
 from dicehall.games.kariki.solver import table_stored
@@ -19,6 +20,7 @@ from dicehall.games.kariki.solver.best_response import build_subgame, subgame_ro
 from dicehall.games.kariki.solver.model import infoset_key
 from dicehall.games.kariki.solver.table_bot import TableBot
 from dicehall.strategy.strategy_file import StrategyFileError, check_shipped, load
+from tests.strategy.redraw import each_decision_redrawn
 
 SHIPPED = table_stored.SHIPPED / table_stored.SHIPPED_NAME
 N_SCORES = table_stored.N_SCORES
@@ -29,25 +31,15 @@ score_index = table_stored.score_index
 @given(seed=st.integers(0, 2**32), seats=st.sampled_from([3, 4, 6, 10]))
 def test_C6_table_bot_decides_the_same_whatever_others_dice(seed: int, seats: int) -> None:
     """Redraw what the deciding seat may not see: the same chances, a legal choice."""
-    game = make_game("kariki", seats)
-    table = Table(game, RandomDice(seed), record=False)
-    bots = make_bots(game, ["table"], random.Random(seed))
-    rng = random.Random(seed + 1)
-    probe = TableBot(game, 0, random.Random(0))
+    probe = TableBot(make_game("kariki", seats), 0, random.Random(0))
 
-    def check(t: Table) -> None:
-        state = t.state
-        for seat in state.actors():
-            legal = state.legal_actions(seat)
-            other = state.resample_hidden(seat, rng)
-            assert other.view(seat) == state.view(seat)
-            probe.seat = seat
-            chances = probe.policy(state.view(seat), legal)
-            assert probe.policy(other.view(seat), legal) == chances
-            assert abs(sum(chances) - 1) < 1e-9 and len(chances) == len(legal)
+    def check(seat: int, state: State, other: State, legal: Sequence[Action], _: object) -> None:
+        probe.seat = seat
+        chances = probe.policy(state.view(seat), legal)
+        assert probe.policy(other.view(seat), legal) == chances
+        assert abs(sum(chances) - 1) < 1e-9 and len(chances) == len(legal)
 
-    table.play(bots, on_step=check)
-    assert table.state.is_over()
+    each_decision_redrawn("kariki", seats, ["table"], seed, check)
 
 
 def test_table_bot_play_is_reproducible_from_a_seed() -> None:

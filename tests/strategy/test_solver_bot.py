@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicehall.core import RandomDice, Table, make_bots
+from dicehall.core import Action, RandomDice, State, Table, make_bots
+from dicehall.core.bots import Bot
 from dicehall.games import make_game
 from dicehall.games.kariki.rules import RANK_NAMES
 from dicehall.games.kariki.solver import bot as solver_bot
@@ -17,6 +19,7 @@ from dicehall.games.kariki.solver import opening
 from dicehall.games.kariki.solver.bot import SolverBot
 from dicehall.games.kariki.solver.model import ZERO
 from dicehall.games.kariki.solver.stored import strategy_for
+from tests.strategy.redraw import each_decision_redrawn
 
 
 def test_the_strongest_is_listed_first_for_the_seat_count() -> None:
@@ -30,27 +33,17 @@ def test_the_strongest_is_listed_first_for_the_seat_count() -> None:
 @given(seed=st.integers(0, 2**32), seats=st.sampled_from([2, 3, 5]))
 def test_C6_solver_decides_the_same_whatever_others_dice(seed: int, seats: int) -> None:
     """At every decision its chances depend only on the view: redraw what it may not see."""
-    game = make_game("kariki", seats)
-    table = Table(game, RandomDice(seed), record=False)
-    bots = make_bots(game, ["solver"], random.Random(seed))
-    rng = random.Random(seed + 1)
-    probe = SolverBot(game, 0, random.Random(0))
+    probe = SolverBot(make_game("kariki", seats), 0, random.Random(0))
 
-    def check(t: Table) -> None:
-        state = t.state
-        for seat in state.actors():
-            legal = state.legal_actions(seat)
-            other = state.resample_hidden(seat, rng)
-            assert other.view(seat) == state.view(seat)
-            probe.seat = seat
-            if seats == 2:  # memoryless: the same view, the same chances
-                assert probe.policy(other.view(seat), legal) == probe.policy(
-                    state.view(seat), legal
-                )
-            assert sum(bots[seat].policy(state.view(seat), legal)) > 0.999
+    def check(
+        seat: int, state: State, other: State, legal: Sequence[Action], bots: list[Bot]
+    ) -> None:
+        probe.seat = seat
+        if seats == 2:  # memoryless: the same view, the same chances
+            assert probe.policy(other.view(seat), legal) == probe.policy(state.view(seat), legal)
+        assert sum(bots[seat].policy(state.view(seat), legal)) > 0.999
 
-    table.play(bots, on_step=check)
-    assert table.state.is_over()
+    each_decision_redrawn("kariki", seats, ["solver"], seed, check)
 
 
 def test_solver_play_is_reproducible_from_a_seed() -> None:
