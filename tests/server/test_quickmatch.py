@@ -131,3 +131,16 @@ def test_the_lobby_shows_each_sitters_rating_from_one_cached_query(
         assert client.post(f"/api/tables/{tid}/join", json={}).status_code == 200
         assert shown(tid) == [None, ordinal("Lou"), None] and ordinal("Lou") != before
         assert len(reads) == 2  # the new result emptied the cache: read once more
+
+
+def test_a_table_that_has_ended_is_off_the_lobby_before_it_leaves_memory(tmp_path: Path) -> None:
+    """The status says over at once; the table leaves the live ones when its end is handled.
+    The lobby lists waiting tables and tables in play only, in between too."""
+    with running(tmp_path / "db.sqlite") as client:
+        table = create(client, "duel", bots={1: "random"}, names=["Ann"], bot_delay_ms=5000)
+        tid = table["table_id"]
+        hall = client.app.state.hall  # type: ignore[attr-defined]
+        assert [t["table_id"] for t in client.get("/api/tables").json()] == [tid]
+        hall.live[tid].record.status = "over"  # ended, its end not handled yet
+        response = client.get("/api/tables")
+        assert response.json() == [] and response.headers["X-Total-Count"] == "0"

@@ -145,7 +145,11 @@ class Hall:
         return self.get(table_id)
 
     def listed(self) -> list[LiveTable]:
-        return [t for t in self.live.values() if t.settings.listed]
+        """The lobby's tables: listed, waiting or in play. A table that has just ended
+        leaves `live` once its end is handled (`_on_change`); it is off the list at once."""
+        return [
+            t for t in self.live.values() if t.settings.listed and t.status not in (OVER, CLOSED)
+        ]
 
     def open_tables(
         self, page: list[LiveTable] | None = None, ratings: SeatRatings | None = None
