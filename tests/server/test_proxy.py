@@ -22,6 +22,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import InvalidMessage
 from websockets.sync.client import ClientConnection, connect
 
 from dicehall.server.tables.fairness import verify_transcript
@@ -122,6 +123,11 @@ def nginx(folder: Path, upstreams: list[int]) -> Iterator[str]:
         assert redirect.status_code == 301
         assert redirect.headers["location"] == "https://example/x?y=1"
         yield f"https://127.0.0.1:{tls}"
+    except BaseException:
+        errors = folder / "error.log"
+        if errors.exists():  # nginx's own account, for the test's report
+            print("--- nginx error.log ---", errors.read_text(errors="replace")[-4000:], sep="\n")
+        raise
     finally:
         proc.terminate()
         proc.wait(10)
@@ -149,6 +155,23 @@ def client(address: str) -> httpx.Client:
     return httpx.Client(transport=transport, timeout=30)
 
 
+def open_socket(url: str, context: ssl.SSLContext, address: str) -> ClientConnection:
+    """The handshake, tried again as the page's own reconnect would: on a busy machine
+    nginx once closed one before it reached a server. Entered at once, as `with` would
+    (websockets 17 warns otherwise), and closed by the test; a minute for each try."""
+    for attempt in range(3):
+        try:
+            return connect(
+                url, ssl=context, open_timeout=60, source_address=(address, 0)
+            ).__enter__()
+        except (InvalidMessage, OSError) as e:
+            if attempt == 2:
+                raise
+            print(f"the handshake failed ({e!r}); trying again")
+            time.sleep(1)
+    raise AssertionError("unreachable")
+
+
 class ProxiedConn(Conn):
     """A seat's WebSocket through the proxy (wss), from the seat's own address."""
 
@@ -157,11 +180,7 @@ class ProxiedConn(Conn):
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE
         url = base.replace("https://", "wss://") + path
-        # entered at once, as `with` would (websockets 17 warns otherwise); closed by the test;
-        # a minute for the handshake: on a busy machine 20 s was once not enough
-        self.raw: ClientConnection = connect(
-            url, ssl=context, open_timeout=60, source_address=(address, 0)
-        ).__enter__()
+        self.raw: ClientConnection = open_socket(url, context, address)
         super().__init__(_Socket(self.raw), seat)  # type: ignore[arg-type]
 
     def read(self) -> dict[str, Any]:
