@@ -9,6 +9,7 @@ from dicehall.games import make_game
 from dicehall.games.kariki.solver.best_response import build_subgame
 from dicehall.games.kariki.solver.table_scored import BatchPasses, _leaf_cost
 from dicehall.games.kariki.solver.table_solve import RoundPasses, _normalise
+from dicehall.games.kariki.solver.table_stored import scored_for
 
 
 def test_batched_passes_agree_with_one_policy_at_a_time() -> None:
@@ -49,3 +50,11 @@ def test_a_berry_below_five_leads_to_the_next_score_seen_from_its_beginner() -> 
     cost_table[(1, 1, 1), -1] = np.array([0.1, 0.2, 0.7])
     got = _leaf_cost(("end", "berry", 1, 2), (1, 0, 1), cost_table, lambda *a: 0.0)
     assert np.allclose(got, [0.2, 0.7, 0.1])
+
+
+def test_the_scored_policy_plays_only_the_game_it_was_solved_for() -> None:
+    """Solved for the default options (five berries, crowns, slashes, the buy-in): any
+    other option leaves the table bot on the round policy, which reads no score."""
+    assert scored_for(make_game("kariki", 3)) is not None
+    for options in ({"berries": 3}, {"pull": "at-least"}, {"one_round": True}):
+        assert scored_for(make_game("kariki", 3, options)) is None, options

@@ -109,8 +109,9 @@ class ScoredTable:
 def scored_for(game: Game) -> ScoredTable | None:
     """The three-seats-in policy per score, shipped for the default options only (it takes
     minutes to solve); None for other options, where the round policy plays."""
-    if table_options(game) != SHIPPED_OPTIONS or not (SHIPPED / SHIPPED_NAME).exists():
-        return None
+    defaults = all(game.options[o.name] == o.default for o in game.declared_options)
+    if not defaults or not (SHIPPED / SHIPPED_NAME).exists():
+        return None  # its values are solved for five berries, crowns, slashes, the buy-in
     with _lock:
         return _shipped_scored()
 
