@@ -23,7 +23,6 @@ from dicehall.strategy.strategy_file import StrategyFileError, check_shipped, lo
 from tests.strategy.redraw import each_decision_redrawn
 
 SHIPPED = table_stored.SHIPPED / table_stored.SHIPPED_NAME
-N_SCORES = table_stored.N_SCORES
 score_index = table_stored.score_index
 
 
@@ -95,16 +94,20 @@ def test_shipped_table_holds_every_decision_of_the_three_seat_round() -> None:
             assert abs(sum(chances) - 1) < 1e-9
 
 
-def test_shipped_scored_table_holds_every_decision_of_the_three_seat_round_at_every_score() -> None:
-    game = make_game("kariki", 3)
-    scored = table_stored.read_scored(SHIPPED)
+@pytest.mark.parametrize("seats_in", table_stored.SCORED_SEATS)
+def test_shipped_scored_table_holds_every_decision_of_the_round_at_every_score(
+    seats_in: int,
+) -> None:
+    game = make_game("kariki", seats_in)
+    scored = table_stored.read_scored(SHIPPED, seats_in)
     assert scored is not None
-    assert scored.chances.shape[0] == N_SCORES
+    n_scores = table_stored.n_scores(seats_in)
+    assert scored.chances.shape[0] == n_scores
     for p in range(-1, DOUBLE_SIXES + 1):
-        tree = build_subgame(game, (True,) * 3, (0, p, -1)).tree
+        tree = build_subgame(game, (True,) * seats_in, (0, p, -1)).tree
         for i, key in enumerate(tree.infoset_keys):
             assert isinstance(key, tuple)
-            for row in (0, N_SCORES // 2, N_SCORES - 1):
+            for row in (0, n_scores // 2, n_scores - 1):
                 chances = scored.policy(row, (p, *key[1:]))  # type: ignore[arg-type]
                 assert len(chances) == len(tree.infoset_actions[i])
                 assert abs(sum(chances) - 1) < 1e-9
@@ -114,7 +117,7 @@ def test_table_bot_with_three_seats_in_reads_the_berries_from_the_thrower() -> N
     """The same decision at two scores: the bot plays the scored policy's row of each score,
     the berries read from the thrower in the direction of play."""
     game = make_game("kariki", 4)
-    scored = table_stored.read_scored(SHIPPED)
+    scored = table_stored.read_scored(SHIPPED, 3)
     assert scored is not None
     rows = []
     for berries in ((0, 0, 0, 0), (4, 1, 2, 0)):
@@ -130,3 +133,24 @@ def test_table_bot_with_three_seats_in_reads_the_berries_from_the_thrower() -> N
         assert bot.policy(view, legal) == pytest.approx(scored.policy(row, key))  # type: ignore[arg-type]
         rows.append(row)
     assert rows[0] != rows[1]
+
+
+def test_table_bot_with_four_seats_in_reads_every_seat_in_from_the_thrower() -> None:
+    """Five seats, seat 3 out, seat 4 throwing: the four in read 4, 0, 1, 2 (the seat out
+    skipped), each score its own row of the four-seat policy."""
+    game = make_game("kariki", 5)
+    scored = table_stored.read_scored(SHIPPED, 4)
+    assert scored is not None
+    rows = set()
+    for berries in ((0, 0, 0, 0), (1, 2, 3, 4), (4, 3, 2, 1)):
+        s = subgame_root(game, (True, True, True, False, True), (4, -1, -1))
+        assert isinstance(s, KarikiState)
+        s.berries = [berries[1], berries[2], berries[3], 5, berries[0]]
+        s.apply_chance((2, 4))
+        view = s.view(4)
+        bot = TableBot(game, 4, random.Random(0))
+        key = (-1, *infoset_key(view))
+        row = score_index(berries)
+        assert bot.policy(view, s.legal_actions(4)) == pytest.approx(scored.policy(row, key))  # type: ignore[arg-type]
+        rows.add(row)
+    assert len(rows) == 3

@@ -19,14 +19,47 @@ from dicehall.games.kariki.solver import opening
 from dicehall.games.kariki.solver.bot import SolverBot
 from dicehall.games.kariki.solver.model import ZERO
 from dicehall.games.kariki.solver.stored import strategy_for
+from dicehall.games.kariki.solver.table_bot import TableBot
 from tests.strategy.redraw import each_decision_redrawn
 
 
 def test_the_strongest_is_listed_first_for_the_seat_count() -> None:
-    assert list(make_game("kariki", 2).bots()) == ["solver", "table", "heuristic", "random"]
-    assert list(make_game("kariki", 3).bots()) == ["table", "solver", "heuristic", "random"]
+    for seats in (2, 3, 4):
+        assert list(make_game("kariki", seats).bots()) == ["solver", "table", "heuristic", "random"]
     # from five seats the table bot loses duels to the heuristic (docs/researchers/kariki.md)
     assert list(make_game("kariki", 5).bots()) == ["solver", "heuristic", "table", "random"]
+    # options the scored policies are not solved for: the table bot is the stronger there
+    for seats in (3, 4):
+        game = make_game("kariki", seats, {"berries": 3})
+        assert list(game.bots()) == ["table", "solver", "heuristic", "random"]
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_solver_plays_as_the_table_bot_with_four_seats_in_or_fewer(seats: int) -> None:
+    """For the default options: every decision with four seats in or fewer is the table
+    bot's (its scored policies, the two-seat equilibrium at two in); with more in, and for
+    other options, the solver's own."""
+    game = make_game("kariki", seats)
+    solver, table = SolverBot(game, 0, random.Random(0)), TableBot(game, 0, random.Random(0))
+    seen = {True: 0, False: 0}
+
+    def check(
+        seat: int, state: State, other: State, legal: Sequence[Action], bots: list[Bot]
+    ) -> None:
+        view = state.view(seat)
+        solver.seat = table.seat = seat
+        if view["phase"] in ("claim", "respond"):
+            few = sum(not out for out in view["out"]) <= 4
+            seen[few] += 1
+            if few:
+                assert solver.policy(view, legal) == table.policy(view, legal)
+            assert solver_bot.plays_table(game, view) == few
+        assert not solver_bot.plays_table(make_game("kariki", seats, {"berries": 3}), view)
+
+    for seed in range(3):
+        each_decision_redrawn("kariki", seats, ["solver"], seed, check)
+    assert seen[True] > 0
+    assert seen[False] > 0 or seats <= 4
 
 
 @settings(max_examples=6, deadline=None)

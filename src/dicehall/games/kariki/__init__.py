@@ -37,18 +37,21 @@ class Kariki(KarikiRules):
         from dicehall.games.kariki.bots import HeuristicBot
         from dicehall.games.kariki.solver.bot import SolverBot
         from dicehall.games.kariki.solver.table_bot import TableBot
+        from dicehall.games.kariki.solver.table_stored import scored_applies
 
-        # The strongest first: the solved equilibrium at two seats and from five on (the
-        # table bot loses duels to the heuristic there); at three and four the table bot,
-        # whose exact best response gains far less (docs/researchers/kariki.md).
-        if self.seats in (3, 4):
+        # The strongest first: the solver, which plays the table bot's scored policies with
+        # four seats in or fewer; for options they are not solved for, the table bot at
+        # three and four seats, whose exact best response gains far less there, and at
+        # five or more the table bot last, as it loses duels to the heuristic there
+        # (docs/researchers/kariki.md).
+        if self.seats in (3, 4) and not scored_applies(self):
             return {
                 "table": TableBot,
                 "solver": SolverBot,
                 "heuristic": HeuristicBot,
                 "random": RandomBot,
             }
-        if self.seats == 2:  # the table bot plays the same equilibrium there
+        if self.seats <= 4:
             return {
                 "solver": SolverBot,
                 "table": TableBot,
@@ -66,6 +69,7 @@ class Kariki(KarikiRules):
         if name != "solver":
             return None
         from dicehall.games.kariki.solver.stored import solved_options, stored_path
+        from dicehall.games.kariki.solver.table_stored import scored_applies
 
         notes = []
         options = solved_options(self)
@@ -76,11 +80,12 @@ class Kariki(KarikiRules):
                 + "): it solves one at its first decision (minutes; `dicehall solve kariki` "
                 "with these options does it ahead)"
             )
-        if self.seats > 2:
+        if self.seats > 2 and not scored_applies(self):
             notes.append(
-                f"no equilibrium is known at {self.seats} seats: the solver bot claims as the "
-                "two-seat strategy does and answers as the heuristic does; the table bot is "
-                "stronger there (docs/researchers/kariki.md)"
+                f"no equilibrium is known at {self.seats} seats and the table policies per "
+                "score are solved for the default options only: with these, the solver bot "
+                "claims as the two-seat strategy does and answers as the heuristic does; the "
+                "table bot is stronger at three and four seats (docs/researchers/kariki.md)"
             )
         return "; ".join(notes) or None
 

@@ -30,8 +30,10 @@ What the computation fixes, exactly:
 - a bot's answers at every score are read off the few scores that differ in
   what it reads (`SCORE_READS`): the heuristic and random bots read no score,
   the solver's claims read the thrower's and the next player's berries and
-  crowns, the table bot every seat's berries with three seats in. A bot not
-  listed is asked at every score (slow but exact).
+  crowns (with four seats in or fewer it plays as the table bot, for the
+  options that bot's scored policies are solved for), the table bot every
+  seat's berries with three or four seats in. A bot not listed is asked at
+  every score (slow but exact).
 
 The emergency berry (K9, option `high_rollers`) is not modelled here.
 """
@@ -56,6 +58,7 @@ from dicehall.games.kariki.rules import (
     KarikiState,
 )
 from dicehall.games.kariki.solver.model import infoset_key
+from dicehall.games.kariki.solver.table_stored import SCORED_SEATS, scored_applies
 from dicehall.strategy.passes import Passes
 from dicehall.strategy.tree import FloatArray, Tree, build_tree
 
@@ -307,21 +310,30 @@ def _reads_nothing(cells: Cells, seat: int, kind: int) -> Hashable:
 
 
 def _reads_claimer_pair(cells: Cells, seat: int, kind: int) -> Hashable:
-    """The solver claims as the two-seat strategy at (its score, the next player's score);
-    it answers as the heuristic, which reads no score."""
+    """The solver, with more seats in than the table bot's scored policies cover (or for
+    options they are not solved for), claims as the two-seat strategy at (its score, the
+    next player's score); it answers as the heuristic, which reads no score."""
     if kind != 0:
         return ()
     ins = [c != OUT for c in cells]
     return (cells[seat], cells[next_in(ins, seat)])
 
 
+def _reads_solver(cells: Cells, seat: int, kind: int) -> Hashable:
+    """The solver for the default options: as the table bot with four seats in or fewer
+    (`bot.plays_table`), else as `_reads_claimer_pair`."""
+    if sum(c != OUT for c in cells) <= max(SCORED_SEATS):
+        return _reads_table(cells, seat, kind)
+    return _reads_claimer_pair(cells, seat, kind)
+
+
 def _reads_table(cells: Cells, seat: int, kind: int) -> Hashable:
-    """The table bot reads no score with four or more seats in; with three it reads every
-    seat's berries; with two it plays the two-seat strategy at (its score, the other's)."""
+    """The table bot reads no score with five or more seats in; with three or four it reads
+    every seat's berries; with two it plays the two-seat strategy at (its score, the other's)."""
     ins = [c != OUT for c in cells]
-    if sum(ins) > 3:
+    if sum(ins) > max(SCORED_SEATS):
         return ()
-    if sum(ins) == 3:
+    if sum(ins) >= min(SCORED_SEATS):
         return tuple(c // 3 if c != OUT else OUT for c in cells)
     return (cells[seat], cells[next_in(ins, seat)])
 
@@ -503,7 +515,10 @@ def table_best_response(
     chosen action's index at every score (for `ResponderBot`).
     """
     start = time.perf_counter()
-    reads = reads or SCORE_READS.get(bot, _reads_all)
+    if reads is None:
+        reads = SCORE_READS.get(bot, _reads_all)
+        if bot == "solver" and scored_applies(model.game):
+            reads = _reads_solver
     asker = _BotAsker(model, factory, reads, evaluate)
     scores = model.scores
     values: dict[tuple[int, int, int], FloatArray] = {}

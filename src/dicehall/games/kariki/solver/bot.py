@@ -2,13 +2,19 @@
 
 At two seats it plays the equilibrium strategy of `solve.py` exactly as
 solved (its exploitability is measured in docs/researchers/kariki.md). At three to ten
-seats no equilibrium is known. It claims as the two-seat strategy claims
-against the next player (who answers the claim), at their two scores: the
-solved mix of truths and bluffs. It answers claims as the heuristic bot
-does, tracking how honest each thrower has shown itself: measured, the
-two-seat answers carried over to more seats lose (a pass there hands the
-claim to a player who may pass it on, not to the thrower), while these
-claims beat the heuristic at every seat count (docs/researchers/kariki.md).
+seats no equilibrium is known. With four seats in or fewer, for the options
+the table bot's scored policies are solved for (the defaults), it plays as
+the table bot (`table_bot.py`): the policy per score of three or four seats
+in, and the two-seat equilibrium once two are left, whose exact best
+response gains little (docs/researchers/kariki.md). With more seats in, or
+other options, it claims as the two-seat strategy claims against the next
+player (who answers the claim), at their two scores: the solved mix of
+truths and bluffs; and it answers claims as the heuristic bot does, tracking
+how honest each thrower has shown itself: measured, the two-seat answers
+carried over to more seats lose (a pass there hands the claim to a player
+who may pass it on, not to the thrower), while these claims beat the
+heuristic and the table bot's round policy from five seats on
+(docs/researchers/kariki.md).
 
 The emergency berry (K9) is always bought: staying in never lowers a chance
 of winning. The bot draws its actions from its own random source, so a seed
@@ -39,6 +45,8 @@ from dicehall.games.kariki.solver.model import (
 )
 from dicehall.games.kariki.solver.opening import opening_chances
 from dicehall.games.kariki.solver.stored import strategy_for
+from dicehall.games.kariki.solver.table_bot import TableBot
+from dicehall.games.kariki.solver.table_stored import SCORED_SEATS, scored_applies
 
 if TYPE_CHECKING:
     from dicehall.games.kariki.solver.solve import Subgame
@@ -70,6 +78,7 @@ class SolverBot:
         self.rng = rng
         self.game = game
         self.answers = HeuristicBot(game, seat, rng) if game.seats > 2 else None
+        self.table = TableBot(game, seat, rng) if game.seats > 2 else None
 
     @cached_property
     def strategy(self) -> Strategy:
@@ -78,6 +87,9 @@ class SolverBot:
 
     def policy(self, view: View, legal: Sequence[Mapping[str, Any]]) -> list[float]:
         """The chance of each legal action."""
+        if self.table is not None and plays_table(self.game, view):
+            self.table.seat = self.seat
+            return self.table.policy(view, legal)
         if self.answers is not None:
             self.answers.observe(view)
             if view["phase"] == "respond":
@@ -105,3 +117,10 @@ class SolverBot:
     def choose(self, view: View, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
         chances = self.policy(view, legal)
         return draw(self.rng, legal, chances)
+
+
+def plays_table(game: Game, view: View) -> bool:
+    """Whether the solver plays as the table bot at this view: four seats in or fewer, for the
+    options the scored policies are solved for (module docstring)."""
+    seats_in = sum(not out for out in view["out"])
+    return seats_in <= max(SCORED_SEATS) and scored_applies(game)

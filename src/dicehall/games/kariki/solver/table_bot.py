@@ -4,8 +4,8 @@ With four or more seats in, every claim and answer comes from the policy of
 `table_solve.py` for that many seats in, looked up by the decision's key
 (claim to beat, kind, claim, passes, own dice's rank): its answers weigh a
 claim by what the claimant's policy makes likely, not by a fixed honesty
-prior. With three seats in it plays the policy of `table_scored.py` at the
-three seats' berries, read from the thrower in the direction of play (the
+prior. With three or four seats in it plays the policy of `table_scored.py`
+at the seats' berries, read from the thrower in the direction of play (the
 round policy where that is not shipped, for other options). With two seats
 in it plays the solved two-seat equilibrium (claims and answers) at the two
 seats' scores. It keeps no memory: every decision is a
@@ -17,8 +17,9 @@ does, and chooses play to the left.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Mapping, Sequence
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from dicehall.core import Game, View
@@ -26,7 +27,15 @@ from dicehall.core.bots import draw
 from dicehall.games.kariki.bots import next_in
 from dicehall.games.kariki.rules import BUY, LEFT, PASS, PULL, RANK_OF_ID, ROLL
 from dicehall.games.kariki.solver.model import infoset_key
-from dicehall.games.kariki.solver.table_stored import SEATS_IN, score_index, scored_for, table_for
+from dicehall.games.kariki.solver.table_stored import (
+    ITERATIONS,
+    SHIPPED_OPTIONS,
+    Table,
+    score_index,
+    scored_for,
+    shipped_tables,
+    table_options,
+)
 
 if TYPE_CHECKING:
     from dicehall.games.kariki.solver.stored import Strategy
@@ -60,10 +69,9 @@ class TableBot:
         p = view["claim"] if view["phase"] == "claim" else view["previous_claim"]
         to_beat = -1 if p is None else RANK_OF_ID[p]
         key = infoset_key(view)
-        if seats_in == SEATS_IN:
-            scored = scored_for(self.game)
-            if scored is not None:
-                return scored.policy(_berries_row(view), (to_beat, *key))
+        scored = scored_for(self.game, seats_in)
+        if scored is not None:
+            return scored.policy(_berries_row(view, seats_in), (to_beat, *key))
         if seats_in >= 3:
             return list(table_for(self.game, seats_in)[(to_beat, *key)])
         me = int(view["seat"])
@@ -76,11 +84,32 @@ class TableBot:
         return draw(self.rng, legal, self.policy(view, legal))
 
 
-def _berries_row(view: View) -> int:
+def table_for(game: Game, seats_in: int) -> Table:
+    """The policy of the round game with `seats_in` seats in, for this game's options: the
+    shipped one, or solved on demand (seconds per seat count) and kept in memory."""
+    options = table_options(game)
+    shipped = shipped_tables() if options == SHIPPED_OPTIONS else {}
+    if shipped:
+        return shipped[seats_in]
+    with _lock:
+        return _solved(type(game), tuple(sorted(options.items())), seats_in)
+
+
+_lock = threading.Lock()
+
+
+@cache
+def _solved(kind: type[Game], options: tuple[tuple[str, object], ...], seats_in: int) -> Table:
+    from dicehall.games.kariki.solver.table_solve import solve_round
+
+    return solve_round(kind(seats_in, dict(options)), ITERATIONS).policy
+
+
+def _berries_row(view: View, seats_in: int) -> int:
     """The scored policy's row: the berries of the seats in from the thrower, in play order."""
     seat = int(view["roller"])
     berries = []
-    for _ in range(SEATS_IN):
+    for _ in range(seats_in):
         berries.append(int(view["berries"][seat]))
         seat = next_in(view, seat)
     return score_index(tuple(berries))

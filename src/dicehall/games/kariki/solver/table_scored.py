@@ -1,20 +1,23 @@
-"""The table strategy with three seats in, per score: self-play CFR+ round by round, backwards.
+"""The table strategy with three or four seats in, per score: self-play CFR+ round by round,
+backwards.
 
 The round-game policy of `table_solve.py` reads no score, and costs each
 round by its berry plus a discounted guess at the rounds after it. A best
 response that reads the score beats it by about five points at three seats
 (docs/researchers/kariki.md): near the end the stakes of a berry differ from
 seat to seat, and the memoryless policy cannot follow them. This module
-solves the three-seats-in game per score instead:
+solves the game of k seats in (three or four) per score instead:
 
-- **Scores.** The berries of the three seats in, 0-4 each (125 scores),
+- **Scores.** The berries of the k seats in, 0-4 each (125 or 625 scores),
   read from the thrower in the direction of play; crowns are left out (a
-  third crown's berries are not modelled), so the policy stays 125 rows.
+  third crown's berries are not modelled), so the policy stays 5**k rows.
 - **Backwards.** Every round gives a berry, so the scores are solved from
   the most berries down. A round's end leads to the next score with its
   beginner (its solved value, turned round to that beginner's frame), or,
-  when a seat takes its fifth berry, to the two seats left, valued by the
-  solved two-seat strategy's value table (`stored.py`).
+  when a seat takes its fifth berry, to the k - 1 seats left, valued by the
+  game one seat smaller (`Lower`): the scored solution of three seats in
+  below four, the solved two-seat strategy's value table (`stored.py`) below
+  three.
 - **Inside a score,** the subgames split where a player rolls higher, as in
   `table_solve.py`; a roll higher by seat y leads to the same berries seen
   from y. Each decision's regret counts in the decider's own chance of
@@ -37,17 +40,19 @@ from dicehall.games.kariki.rules import DOUBLE_SIXES
 from dicehall.games.kariki.solver.best_response import build_subgame
 from dicehall.games.kariki.solver.model import Score
 from dicehall.games.kariki.solver.table_solve import RoundPasses, TableKey
-from dicehall.games.kariki.solver.table_stored import BERRIES, N_SCORES, SEATS_IN, score_index
+from dicehall.games.kariki.solver.table_stored import BERRIES, n_scores, score_index
 from dicehall.strategy.tree import FloatArray, Tree
 
 Berries = tuple[int, ...]
 """The berries of the seats in, from the thrower in the direction of play."""
-TwoValue = Callable[[int, int, bool], float]
-"""(my berries, the other's berries, I begin) -> my chance of winning with two seats in."""
+Lower = Callable[[Berries], FloatArray]
+"""The berries of the seats left after one goes out, from the next round's beginner in the
+direction of play -> each one's chance of winning, in that order."""
 
 
-def _scores() -> list[Berries]:
-    return [(a, b, c) for a in range(BERRIES) for b in range(BERRIES) for c in range(BERRIES)]
+def _scores(k: int) -> list[Berries]:
+    """Every score of k seats in, in the order of their rows (`score_index`)."""
+    return [tuple(int(b) for b in row) for row in np.ndindex(*(BERRIES,) * k)]
 
 
 def _turn(berries: Berries, seat: int) -> Berries:
@@ -57,40 +62,48 @@ def _turn(berries: Berries, seat: int) -> Berries:
 
 @dataclass
 class ScoredSolution:
+    seats: int
+    """The number of seats in solved for."""
     keys: list[TableKey]
     """Every decision's key, in the order of `starts`."""
     starts: list[int]
     """Where each decision's chances start in a row of `chances` (one more than the keys)."""
     chances: FloatArray
-    """(N_SCORES, actions): per score row (`score_index`), every decision's chances."""
+    """(5**seats, actions): per score row (`score_index`), every decision's chances."""
     values: dict[Berries, FloatArray]
     """Per score, each seat's chance of winning at a fresh roll, the thrower seat 0."""
 
 
-def two_seat_values(game: Game) -> TwoValue:
+def two_seat_values(game: Game) -> Lower:
     """The solved two-seat strategy's value at a fresh roll, crowns at zero."""
     from dicehall.games.kariki.solver.stored import strategy_for
 
     strategy = strategy_for(game)
     used = (False, False)
 
-    def value(mine: int, other: int, begin: bool) -> float:
-        i = strategy.scores.index[Score((mine, other), (0, 0), used)]
-        return float(strategy.values[i, 0 if begin else 1, 0])
+    def value(berries: Berries) -> FloatArray:
+        first, other = berries
+        i = strategy.scores.index[Score((first, other), (0, 0), used)]
+        win = float(strategy.values[i, 0, 0])
+        return np.array([win, 1.0 - win])
 
     return value
+
+
+def scored_values(solution: ScoredSolution) -> Lower:
+    """A scored solution's values at a fresh roll: the game below one seat more."""
+    return lambda berries: solution.values[berries]
 
 
 def solve_scored(
     game: Game,
     iterations: int,
-    two: TwoValue,
+    lower: Lower,
     tick: Callable[[int], None] | None = None,
 ) -> ScoredSolution:
-    """Self-play CFR+ at every score of three seats in, backwards (module docstring);
-    `game` has three seats and the options solved for."""
-    k = SEATS_IN
-    assert game.seats == k
+    """Self-play CFR+ at every score of `game.seats` seats in, backwards (module docstring);
+    `game` has the options solved for, and `lower` values the game one seat smaller."""
+    k = game.seats
     ins = (True,) * k
     claims = list(range(DOUBLE_SIXES, -2, -1))
     trees = {p: build_subgame(game, ins, (0, p, -1)).tree for p in claims}
@@ -105,11 +118,11 @@ def solve_scored(
             assert isinstance(key, tuple)
             keys.append((p, *(int(x) for x in key[1:])))  # type: ignore[arg-type]
             starts.append(starts[-1] + int(tree.infoset_sa[i + 1] - tree.infoset_sa[i]))
-    chances = np.zeros((N_SCORES, starts[-1]))
+    chances = np.zeros((n_scores(k), starts[-1]))
     # cost[(berries, p)]: each seat's chance of losing, the thrower seat 0.
     cost: dict[tuple[Berries, int], FloatArray] = {}
     by_level: dict[int, list[Berries]] = {}
-    for s in _scores():
+    for s in _scores(k):
         by_level.setdefault(sum(s), []).append(s)
     for level in sorted(by_level, reverse=True):
         level_scores = by_level[level]
@@ -118,7 +131,7 @@ def solve_scored(
             leaf = np.zeros((len(level_scores), k, len(tree.leaf_labels)))
             for b, s in enumerate(level_scores):
                 for j, label in enumerate(tree.leaf_labels):
-                    leaf[b, :, j] = _leaf_cost(label, s, cost, two)
+                    leaf[b, :, j] = _leaf_cost(label, s, cost, lower)
             if tree.n_sa == 0:
                 out = passes[p].run(np.ones((len(level_scores), 1)), leaf)
             else:
@@ -131,8 +144,8 @@ def solve_scored(
                 cost[s, p] = out[b]
         if tick is not None:
             tick(level)
-    values = {s: 1.0 - cost[s, -1] for s in _scores()}
-    return ScoredSolution(keys, starts, chances, values)
+    values = {s: 1.0 - cost[s, -1] for s in _scores(k)}
+    return ScoredSolution(k, keys, starts, chances, values)
 
 
 def _cfr(passes: BatchPasses, leaf: FloatArray, iterations: int) -> FloatArray:
@@ -212,11 +225,11 @@ def _leaf_cost(
     label: Hashable,
     berries: Berries,
     cost: dict[tuple[Berries, int], FloatArray],
-    two: TwoValue,
+    lower: Lower,
 ) -> FloatArray:
     """Each seat's chance of losing the game at a leaf, the subgame's thrower seat 0."""
     assert isinstance(label, tuple)
-    k = SEATS_IN
+    k = len(berries)
     if label[0] == "roll":
         roller, claim = int(label[1]), int(label[2])
         return np.roll(cost[_turn(berries, roller), claim], roller)
@@ -229,8 +242,6 @@ def _leaf_cost(
         return np.roll(cost[_turn(new, beginner), -1], beginner)
     out = np.ones(k)
     first = beginner if beginner != victim else (beginner + 1) % k
-    other = next(s for s in ((first + 1) % k, (first + 2) % k) if s != victim)
-    win = two(after[first], after[other], True)
-    out[first] = 1.0 - win
-    out[other] = win
+    left = [s for s in ((first + i) % k for i in range(k)) if s != victim]
+    out[left] = 1.0 - lower(tuple(after[s] for s in left))
     return out

@@ -1,21 +1,23 @@
-"""The table strategy (`table_solve.py`) on disk: shipped for the default options, else
-solved on demand (seconds per seat count) and kept in memory.
+"""The table strategy (`table_solve.py`) on disk: shipped for the default options (the bot
+solves others on demand, `table_bot.table_for`).
 
 The file is a strategy file (`strategy/strategy_file.py`: JSON header, options,
 SHA-256 checksum over the arrays) holding, per seat count k = 3..10, the
 decision keys (k, p, kind, claim, passes, rank) as a (M, 6) int8 array, where
 each decision's chances start in a flat array, and the chances as 16-bit
-fractions; and the three-seats-in policy per score (`table_scored.py`): its
-decision keys (p, kind, claim, passes, rank) as "scored_keys", their starts
-as "scored_starts" and a (125, actions) array of 16-bit chances, one row per
-score. The shipped file's own SHA-256 is recorded here too
-(`SHIPPED_SHA256`) and checked before it is read: the figures measured in
-docs/researchers/kariki.md are for exactly those bytes.
+fractions; and per number of seats in k in `SCORED_SEATS`, the policy per
+score (`table_scored.py`): its decision keys (p, kind, claim, passes, rank)
+as "scored{k}_keys", their starts as "scored{k}_starts" and a (5**k, actions)
+array of 16-bit chances, "scored{k}_chances", one row per score. The shipped
+file's own SHA-256 is recorded here too (`SHIPPED_SHA256`) and checked before
+it is read: the figures measured in docs/researchers/kariki.md are for exactly
+those bytes.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -37,17 +39,22 @@ SEAT_COUNTS = range(3, 11)
 ITERATIONS = 100
 """CFR+ iterations per subgame, shipped and on demand."""
 SCORED_ITERATIONS = 1000
-"""CFR+ iterations per subgame and score of the three-seats-in policy (shipped only)."""
+"""CFR+ iterations per subgame and score of the scored policies (shipped only)."""
 SHIPPED_OPTIONS = {"pull": "exact", "after_kariki": "roller"}
 SHIPPED_NAME = "kariki-table-exact-roller.npz"
-SHIPPED_SHA256 = "dfee51565b1270729fa07a0bd8576f1a2b7e9e562c7b4d371991da9ad781e8df"
+SHIPPED_SHA256 = "4f99a6b19835a66a578ac60fd590f6710268a137eb5a6a9d1b2359696c98232e"
 """The shipped file's SHA-256 (`strategy_file.file_sha256`), set when it is written."""
 
-SEATS_IN = 3
-"""The number of seats in that the scored policy (`table_scored.py`) covers."""
+SCORED_SEATS = (3, 4)
+"""The numbers of seats in that a scored policy (`table_scored.py`) covers, each solved
+with the one below it (or the two-seat strategy) valuing a seat's going out."""
 BERRIES = 5
 """Berries that put a seat out (K7): a seat in holds 0-4."""
-N_SCORES = BERRIES**SEATS_IN
+
+
+def n_scores(seats_in: int) -> int:
+    """The scores of `seats_in` seats in: 0-4 berries each."""
+    return int(BERRIES**seats_in)
 
 
 def score_index(berries: tuple[int, ...]) -> int:
@@ -67,20 +74,12 @@ def table_options(game: Game) -> dict[str, object]:
     return {name: game.options[name] for name in TABLE_OPTIONS}
 
 
-def table_for(game: Game, seats_in: int) -> Table:
-    """The policy of the round game with `seats_in` seats in, for this game's options."""
-    key = tuple(sorted(table_options(game).items()))
+def shipped_tables() -> dict[int, Table]:
+    """The shipped round policies by seats in, for `SHIPPED_OPTIONS` (none if not shipped)."""
+    if not (SHIPPED / SHIPPED_NAME).exists():
+        return {}
     with _lock:
-        return _table(type(game), key, seats_in)
-
-
-@cache
-def _table(kind: type[Game], options: tuple[tuple[str, object], ...], seats_in: int) -> Table:
-    if dict(options) == SHIPPED_OPTIONS and (SHIPPED / SHIPPED_NAME).exists():
-        return _shipped()[seats_in]
-    from dicehall.games.kariki.solver.table_solve import solve_round
-
-    return solve_round(kind(seats_in, dict(options)), ITERATIONS).policy
+        return _shipped()
 
 
 @cache
@@ -92,12 +91,12 @@ def _shipped() -> dict[int, Table]:
 
 @dataclass(frozen=True)
 class ScoredTable:
-    """The three-seats-in policy per score: a decision's chances at a score's row."""
+    """The policy per score of one number of seats in: a decision's chances at a score's row."""
 
     index: dict[TableKey, int]
     starts: np.ndarray
     chances: np.ndarray
-    """(125, actions) 16-bit fractions, a row per score (`table_scored.score_index`)."""
+    """(5**seats in, actions) 16-bit fractions, a row per score (`score_index`)."""
 
     def policy(self, row: int, key: TableKey) -> list[float]:
         i = self.index[key]
@@ -106,33 +105,41 @@ class ScoredTable:
         return [v / total for v in values] if total > 0 else [1.0 / len(values)] * len(values)
 
 
-def scored_for(game: Game) -> ScoredTable | None:
-    """The three-seats-in policy per score, shipped for the default options only (it takes
-    minutes to solve); None for other options, where the round policy plays."""
-    defaults = all(game.options[o.name] == o.default for o in game.declared_options)
-    if not defaults or not (SHIPPED / SHIPPED_NAME).exists():
-        return None  # its values are solved for five berries, crowns, slashes, the buy-in
+def scored_for(game: Game, seats_in: int) -> ScoredTable | None:
+    """The policy per score with `seats_in` seats in, shipped for the default options only
+    (it takes minutes to solve); None for other options or other numbers of seats in, where
+    the round policy plays."""
+    if seats_in not in SCORED_SEATS or not scored_applies(game):
+        return None
     with _lock:
-        return _shipped_scored()
+        return _shipped_scored(seats_in)
+
+
+def scored_applies(game: Game) -> bool:
+    """Whether the shipped scored policies are for this game's options (without reading
+    them): its values are solved for the defaults (five berries, crowns, slashes, the buy-in)."""
+    defaults = all(game.options[o.name] == o.default for o in game.declared_options)
+    return defaults and (SHIPPED / SHIPPED_NAME).exists()
 
 
 @cache
-def _shipped_scored() -> ScoredTable | None:
+def _shipped_scored(seats_in: int) -> ScoredTable | None:
     path = SHIPPED / SHIPPED_NAME
     check_shipped(path, SHIPPED_SHA256)
-    return read_scored(path)
+    return read_scored(path, seats_in)
 
 
-def read_scored(path: Path) -> ScoredTable | None:
-    """A table file's three-seats-in policy per score, if it holds one."""
+def read_scored(path: Path, seats_in: int) -> ScoredTable | None:
+    """A table file's policy per score with `seats_in` seats in, if it holds one."""
     stored = load(path, "kariki", max(SEAT_COUNTS), SHIPPED_OPTIONS)
-    if "scored_keys" not in stored.arrays:
+    name = f"scored{seats_in}"
+    if f"{name}_keys" not in stored.arrays:
         return None
-    keys = stored.arrays["scored_keys"].tolist()
+    keys = stored.arrays[f"{name}_keys"].tolist()
     return ScoredTable(
         {tuple(k): i for i, k in enumerate(keys)},
-        stored.arrays["scored_starts"].astype("int64"),
-        stored.arrays["scored_chances"],
+        stored.arrays[f"{name}_starts"].astype("int64"),
+        stored.arrays[f"{name}_chances"],
     )
 
 
@@ -153,9 +160,9 @@ def write(
     path: Path,
     solutions: list[RoundSolution],
     options: dict[str, object],
-    scored: ScoredSolution | None = None,
+    scored: Sequence[ScoredSolution] = (),
 ) -> None:
-    """Write the policies of several seat counts (and the scored one) as one strategy file."""
+    """Write the policies of several seat counts (and the scored ones) as one strategy file."""
     import numpy as np
 
     keys: list[tuple[int, ...]] = []
@@ -171,10 +178,11 @@ def write(
         "starts": np.array(starts, dtype=np.int32),
         "chances": np.array(chances, dtype=np.uint16),
     }
-    if scored is not None:
-        arrays["scored_keys"] = np.array(scored.keys, dtype=np.int8)
-        arrays["scored_starts"] = np.array(scored.starts, dtype=np.int32)
-        arrays["scored_chances"] = np.round(scored.chances * 65535).astype(np.uint16)
+    for by_score in scored:
+        name = f"scored{by_score.seats}"
+        arrays[f"{name}_keys"] = np.array(by_score.keys, dtype=np.int8)
+        arrays[f"{name}_starts"] = np.array(by_score.starts, dtype=np.int32)
+        arrays[f"{name}_chances"] = np.round(by_score.chances * 65535).astype(np.uint16)
     stored = StrategyFile(
         game="kariki",
         seats=max(SEAT_COUNTS),
@@ -184,7 +192,8 @@ def write(
             "what": "round-game self-play policy per seats in (table_solve.py)",
             "seat_counts": [s.seats for s in solutions],
             "iterations": ITERATIONS,
-            "scored_iterations": SCORED_ITERATIONS if scored is not None else 0,
+            "scored_seats": [s.seats for s in scored],
+            "scored_iterations": SCORED_ITERATIONS if scored else 0,
             "keys": "seats in, claim to beat, kind, claim, passes, rank",
         },
     )
