@@ -9,6 +9,7 @@ game that declares nothing is still replayed."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from dicehall.core.game import Game
 from dicehall.core.shown import ShownThrows
 from dicehall.core.transcript import apply_step
 from dicehall.games import game_ids, make_game
+from dicehall.games.kariki.rules import CLAIM, RESPOND, THROW
 from tests.shown_reference import ReferenceShownThrows
 from tests.toy_game import HighDie, HighDieState
 
@@ -83,6 +85,7 @@ def test_kariki_declares_and_the_others_do_not() -> None:
 def test_kariki_declares_what_the_replay_finds() -> None:
     rng = random.Random("shown-declared")
     throws = shown_to_all = shown_to_seats = sealed = 0
+    ways: Counter[str] = Counter()  # the rarer ways a step shows dice, or drops them
     for n in range(GAMES):
         seats = rng.choice([2, 3, 4, 5])
         game = make_game("kariki", seats, kariki_options(rng, seats))
@@ -90,6 +93,7 @@ def test_kariki_declares_what_the_replay_finds() -> None:
         declared, replayed = ShownThrows(game), ShownThrows(game, declared=False)
         reference = ReferenceShownThrows(game) if n % 3 == 0 else None  # slow: a third
         for i, step in enumerate(steps):
+            ways[way(replayed.state, step)] += 1
             found = declared.step(step)
             assert found == replayed.step(step), (n, i, step)
             if reference is not None:
@@ -106,6 +110,25 @@ def test_kariki_declares_what_the_replay_finds() -> None:
     # roller at least (C6 keeps the dice under the mug from the others alone)
     assert shown_to_all > 1000 and shown_to_seats > 1000, (throws, shown_to_all, shown_to_seats)
     assert sealed == 0
+    assert min(ways.values()) >= 5 and len(ways) == 6, ways
+
+
+def way(state: Any, step: Mapping[str, Any]) -> str:
+    """How a Kariki step may show dice: a throw that fails to beat Double Sixes (K5), a
+    pull, a timed-out seat's pull or a claim dropped by its slash's berry (K8), a
+    Kariki (K3); or anything else."""
+    if "chance" in step:
+        a, b = step["chance"] if len(step["chance"]) == 2 else (0, 0)
+        if state.phase == THROW and a + b == 3:
+            return "kariki"
+        return "over double sixes" if state.phase == THROW and state.claim == 13 else "other"
+    if step.get("timeout") and state.phase in (CLAIM, RESPOND):
+        after = state.clone()
+        after.timeout(step["seat"])
+        if after.last_shown is not state.last_shown:
+            return "timed-out pull"
+        return "dropped" if after.out[step["seat"]] else "other"
+    return "pull" if step.get("action", {}).get("type") == "pull" else "other"
 
 
 def test_the_replay_is_still_what_a_game_declaring_nothing_gets() -> None:
