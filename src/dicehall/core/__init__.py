@@ -10,7 +10,16 @@ from dicehall.core.errors import (
     TranscriptError,
     UnknownGameError,
 )
-from dicehall.core.game import Action, Event, Game, Result, State, View, describe_action
+from dicehall.core.game import (
+    Action,
+    Event,
+    Game,
+    Result,
+    State,
+    ThrowShown,
+    View,
+    describe_action,
+)
 from dicehall.core.options import Option
 from dicehall.core.table import Table, make_bots
 
@@ -37,6 +46,7 @@ __all__ = [
     "State",
     "Table",
     "Throw",
+    "ThrowShown",
     "TranscriptError",
     "UnknownGameError",
     "View",

@@ -70,6 +70,23 @@ class Event:
         return Event, (self.type, self.text, self.data, self.to)
 
 
+@dataclass(frozen=True, slots=True)
+class ThrowShown:
+    """A throw that a step shows, and to whom: what `State.declared_shown` answers.
+
+    `to` is the seat the throw's faces are shown to, or None: everyone, spectators
+    included. `back` says which throw: 0 is the latest one made (at a throw, the
+    throw the step itself makes), 1 the one before it, and so on.
+    """
+
+    to: int | None
+    back: int = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by its fields, as `Event` is."""
+        return ThrowShown, (self.to, self.back)
+
+
 @dataclass(frozen=True)
 class Result:
     """The outcome of a finished game.
@@ -341,6 +358,28 @@ class State(ABC):
 
         Interfaces let a person make such a throw themselves (a Throw button, Enter
         at the terminal). It changes nothing else: the throw is drawn as any other.
+        """
+        return None
+
+    def declared_shown(self, step: Mapping[str, Any]) -> Sequence[ThrowShown] | None:
+        """The throws `step`, a transcript step about to be taken from this state, shows
+        for the first time, and to whom; None: not declared.
+
+        Which throws the rules have shown to whom decides, at a sealed table, who is
+        given each throw's opening (core/shown.py). Without a declaration it is found
+        by replay: every other outcome of each throw is played on copies of the game
+        until what an audience observed tells them apart, which costs a sealed table
+        about as much CPU again as its moves. A game whose rules say plainly what each
+        step shows can say it here instead, and is then taken at its word: a throw
+        declared shown too early is a leak, one declared too late a proof withheld, so
+        a game that declares holds its answers to the replay's in its tests
+        (tests/test_shown_declared.py).
+
+        A game declares every step or none: an answer (empty where the step shows
+        nothing) for each step, entropy records included, never None for some. A step
+        that the state would refuse may be answered anyhow, or raise: it is applied next
+        and refused there. By default nothing is declared, and every throw is found by
+        replay.
         """
         return None
 

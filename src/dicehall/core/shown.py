@@ -9,6 +9,13 @@ a folded hand, or a throw whose only public trace is "not a Kariki", is shown
 to nobody else. Nothing here knows a game: it asks the core API (clone, steps,
 views, events) what would have been seen had the faces been different.
 
+A game whose rules say plainly what each step shows declares it
+(`State.declared_shown`: Kariki does): then its word is taken, step by step,
+and nothing is replayed, which spares a sealed table most of its tracking.
+Each such game's tests hold its declarations to the replay below
+(`ShownThrows(game, declared=False)`), step by step and audience by audience.
+A game that declares nothing is replayed as described next.
+
 `ShownThrows` follows a game step by step with a logged copy of its own. At
 a throw it tries every other outcome of the dice for one step. For each
 audience still in doubt it then keeps one *probe*: a copy of the game in
@@ -49,7 +56,7 @@ from typing import Any
 
 from dicehall.core.chance import Faces
 from dicehall.core.errors import DicehallError
-from dicehall.core.game import Game, State, field_names
+from dicehall.core.game import Game, State, ThrowShown, field_names
 from dicehall.core.transcript import apply_step
 
 Audience = int | None
@@ -316,9 +323,13 @@ two dice have 36; Tepiiku's three rune dice 216, too many states to keep per tab
 
 
 class ShownThrows:
-    """Follows one game and knows, throw by throw, to whom the rules have shown it."""
+    """Follows one game and knows, throw by throw, to whom the rules have shown it.
 
-    def __init__(self, game: Game) -> None:
+    Where the game declares what each step shows (`State.declared_shown`), from its
+    answer to the first step on, the declarations are taken; `declared=False` replays
+    every throw all the same (the tests compare the two)."""
+
+    def __init__(self, game: Game, declared: bool = True) -> None:
         self.game = game
         self.state = game.new_state(record=True)
         self.audiences: tuple[Audience, ...] = (None, *range(game.seats))
@@ -326,6 +337,8 @@ class ShownThrows:
         self.steps: list[Step] = []
         self._seen: dict[int, Observed] = {}
         self._tracked: dict[int, _Tracked] = {}
+        self.declared: bool | None = None if declared else False
+        """Whether the game's declarations are taken: None until the first step asks."""
 
     def public(self, k: int) -> bool:
         return None in self.shown[k]
@@ -341,6 +354,22 @@ class ShownThrows:
     def step(self, step: Step) -> list[tuple[int, Audience]]:
         """Apply a step; return the (throw, audience) pairs it showed for the first time."""
         state = self.state
+        if self.declared is not False:
+            try:
+                told = state.declared_shown(step)
+            except Exception:
+                apply(state, step)  # a step the state refuses is refused here, as replayed
+                raise
+            if told is not None:
+                if self.declared is None:
+                    self.declared = True
+                    state.log = None  # nothing reads its events: none are made
+                return self._declared_step(step, told)
+            if self.declared:
+                raise RuntimeError(
+                    f"{self.game.id} declared what its earlier steps showed, not this one's"
+                )
+            self.declared = False
         before = logged_copy(state) if "chance" in step else None
         logged = len(state.log or ())
         i = len(self.steps)
@@ -360,6 +389,35 @@ class ShownThrows:
         oldest = min((t.at for t in self._tracked.values()), default=i + 1)
         for j in [j for j in self._seen if j < oldest]:
             del self._seen[j]
+        return found
+
+    def _declared_step(self, step: Step, told: Sequence[ThrowShown]) -> list[tuple[int, Audience]]:
+        """Apply a step whose showings the game declared; the pairs new among them, in the
+        order a replay finds them: by throw, everyone before the seats (and alone, as a
+        throw shown to everyone needs no seat of its own)."""
+        apply(self.state, step)
+        self.steps.append(step)
+        if "chance" in step:
+            self.shown.append(set())
+        latest = len(self.shown) - 1
+        new: dict[int, set[Audience]] = {}
+        for shows in told:
+            k = latest - shows.back
+            if not 0 <= shows.back <= latest:
+                raise ValueError(
+                    f"{self.game.id} declared throw {shows.back} back shown; "
+                    f"{latest + 1} have been made"
+                )
+            if shows.to not in self.audiences:
+                raise ValueError(f"{self.game.id} declared a throw shown to {shows.to!r}")
+            if not self.shown_to(k, shows.to):
+                new.setdefault(k, set()).add(shows.to)
+        found: list[tuple[int, Audience]] = []
+        for k in sorted(new):
+            audiences = {None} if None in new[k] else new[k]
+            for a in sorted(audiences, key=lambda a: -1 if a is None else a):
+                self.shown[k].add(a)
+                found.append((k, a))
         return found
 
     def _follow(
@@ -486,9 +544,9 @@ class ShownThrows:
                 tracked.probes.append((result.state, result.alike))
 
 
-def shown_throws(game: Game, steps: Sequence[Step]) -> ShownThrows:
+def shown_throws(game: Game, steps: Sequence[Step], declared: bool = True) -> ShownThrows:
     """Follow a whole list of steps."""
-    shown = ShownThrows(game)
+    shown = ShownThrows(game, declared)
     for step in steps:
         shown.step(step)
     return shown

@@ -80,7 +80,7 @@ from typing import Any, SupportsIndex
 
 from mypy_extensions import mypyc_attr
 
-from dicehall.core import D6, Game, Option, OptionError, Result, State, View
+from dicehall.core import D6, Game, Option, OptionError, Result, State, ThrowShown, View
 from dicehall.core.chance import Faces, Throw
 from dicehall.core.words import seat_list
 
@@ -158,6 +158,10 @@ CLAIMS_ABOVE: tuple[tuple[dict[str, str], ...], ...] = tuple(
     CLAIM_ACTIONS[above + 1 :] for above in range(-1, KARIKI)
 )
 """CLAIMS_ABOVE[c + 1]: the claims strictly higher than claim c (c = -1: a fresh roll)."""
+
+SHOWN_TO_ALL = (ThrowShown(None),)
+SHOWN_TO_SEAT = tuple((ThrowShown(seat),) for seat in range(10))
+SHOWN_TO_NOBODY: tuple[ThrowShown, ...] = ()
 
 ONE_DIE: Throw = (D6,)
 TWO_DICE: Throw = (D6, D6)
@@ -473,6 +477,32 @@ class KarikiState(State):
         if phase == EMERGENCY:
             return DECLINE
         return LEFT
+
+    def declared_shown(self, step: Mapping[str, Any]) -> Sequence[ThrowShown] | None:
+        """What a step shows, as the rules say (C5, K3-K5, C6), so that a sealed table
+        need not find it by replay: a roll-off's die and a Kariki to everyone at once;
+        any other throw to its roller alone, under the mug or failing to beat Double
+        Sixes (whose only public trace, "not a Kariki", the other 33 throws share); a
+        pull, a seat's or a timed-out seat's, lifts the mug and shows the latest throw,
+        the dice under it, to everyone. Nothing else shows a throw: rolling higher
+        takes the dice away unseen, a claim dropped by a slash's berry (K8) is never
+        checked, and no view or legal action depends on the dice under the mug but the
+        roller's own. tests/test_shown_declared.py holds this to the replay."""
+        if "chance" in step:
+            if self.phase != THROW:
+                return SHOWN_TO_ALL  # C5: the roll-off's die is thrown in the open
+            faces = step["chance"]
+            if RANK[faces[0]][faces[1]] == KARIKI:
+                return SHOWN_TO_ALL  # K3
+            return SHOWN_TO_SEAT[self.roller]  # K4, K5: seen by the roller alone
+        if step.get("timeout") is True:  # K8: a pull, where the table pulls for the seat
+            after = self.clone()
+            after.timeout(step["seat"])
+            return SHOWN_TO_ALL if after.last_shown is not self.last_shown else SHOWN_TO_NOBODY
+        action = step.get("action")
+        if isinstance(action, Mapping) and action.get("type") == "pull":
+            return SHOWN_TO_ALL  # K5: the mug lifted
+        return SHOWN_TO_NOBODY  # a claim, a pass, a roll higher, an entropy record
 
     # --- steps -----------------------------------------------------------------------
 

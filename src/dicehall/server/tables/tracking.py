@@ -3,6 +3,8 @@
 `core.shown.ShownThrows` replays every step of a sealed table, with probes,
 to learn whom each throw has been shown to: about as much work again as the
 table's own moves (in a profile of a loaded server, 40% of its busy time).
+A game that declares what its steps show (Kariki) spares nearly all of it
+(`State.declared_shown`; 0.02 ms a move at 500 seats, against 0.5 by replay).
 In a thread of the server's process that work holds the interpreter lock the
 event loop needs, and every table's moves wait for it. So a server that
 computes in processes follows its sealed tables in one worker process of its
