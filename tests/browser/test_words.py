@@ -44,7 +44,7 @@ OUTSIDE_DETAILS = """(selector) => {
 def test_advice_fair_dice_and_replay_name_every_seat(server: str, new_page: Any) -> None:
     page: Page = new_page()
     table_id = create_table(page, server, "kariki", seats=3, pace="0", name="Ann")
-    names = ["Ann", "table bot 2", "table bot 3"]  # the strongest at three seats
+    names = ["Ann", "solver bot 2", "solver bot 3"]  # the strongest at three seats
     page.locator(".odds summary").click()
     rng = random.Random(7)
     notes: list[str] = []
