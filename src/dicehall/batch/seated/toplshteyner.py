@@ -13,15 +13,28 @@ from __future__ import annotations
 import numpy as np
 
 from dicehall.batch.base import Bools, Ints
+from dicehall.batch.seated import toplshteyner_chain as chain_
 from dicehall.batch.seated.base import Floats, Seated
 from dicehall.batch.seated.tensor import Seen, Tensors
-from dicehall.batch.toplshteyner import BUY, ELECT, FIRST, OVER, SECOND, ToplshteynerBatch, Walk
+from dicehall.batch.toplshteyner import (
+    BUY,
+    ELECT,
+    FIRST,
+    OVER,
+    ROLLOFF,
+    SECOND,
+    TURN,
+    ToplshteynerBatch,
+    Walk,
+)
 from dicehall.games.toplshteyner.rules import TURN_END_WORDS
 
 ENDS = {why: i for i, why in enumerate(TURN_END_WORDS)}
 """A turn's ends in the order of the view's words, as the encoding numbers them."""
 BUY_LIFE, DECLINE_LIFE, ELECT_FIRST = 0, 1, 2
 """The action ids of `dicehall.games.toplshteyner.encoding`: electing seat s is 2 + s."""
+COLUMNS = 24
+"""Numbers drawn per game and pass of the chain (`ToplshteynerSeated._walk`)."""
 
 
 class ToplshteynerSeated(Seated, ToplshteynerBatch):
@@ -37,6 +50,182 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.last_throw = np.zeros((size, 2), dtype=np.int64)
         self.last_seat = np.full(size, -1, dtype=np.int64)
         self.last_end = np.full(size, -1, dtype=np.int64)
+        self._chain: chain_.Chain | None = None
+
+    def chain(self) -> chain_.Chain | None:
+        """The tables of this batch's seats and options (built when first used); None above
+        `chain_.MAX_SEATS` seats."""
+        if self._chain is None and self.n <= chain_.MAX_SEATS:
+            policies = [
+                chain_.OUTSIDE if out else chain_.HEURISTIC if smart else chain_.RANDOM
+                for out, smart in zip(self.outside.tolist(), self.heuristic.tolist(), strict=True)
+            ]
+            self._chain = chain_.Chain(
+                self.n, self.for_fun, self.sixes_end_turn, policies, self._heuristic_targets
+            )
+        return self._chain
+
+    def advance(self, g: Ints) -> None:
+        """As `Seated.advance`, the roll-offs (C5) played out first, so that every game
+        throwing is walked in the same pass (`_walk`)."""
+        if self.chain() is not None:
+            rolling = g[self.phase.take(g) == ROLLOFF]
+            while rolling.size:
+                self._rolloff(rolling)
+                rolling = rolling[self.phase.take(rolling) == ROLLOFF]
+        super().advance(g)
+
+    def _throw(self, g: Ints) -> None:
+        """P3: throws walked on the chain's tables (`_walk`), up to `COLUMNS` a game and
+        pass; the batch's own passes above `chain_.MAX_SEATS` seats and for games that
+        could reach `max_decisions` within a pass."""
+        chain = self.chain()
+        if chain is None:
+            super()._throw(g)
+            return
+        if self.max_decisions is not None:
+            near = self.decisions.take(g) + COLUMNS >= self.max_decisions
+            if near.any():
+                super()._throw(g[near])
+                g = g[~near]
+        if g.size:
+            self._walk(g, chain)
+
+    def _walk(self, g: Ints, chain: chain_.Chain) -> None:
+        """Games `g` walked on the chain's tables until each is over, waits for an outside
+        seat or could reach `max_decisions`: passes of `COLUMNS` numbers drawn per game,
+        read in order as throws (or a batch seat's choice), the games still walking kept
+        after each; what the views show is read from a pass's columns at once, and the
+        state written back once at the end."""
+        turns = chain.turns
+        m0, n, k = g.size, self.n, COLUMNS
+        last = k - 1
+        flags = (
+            self.point.take(g) * 8
+            + self.snake_eyes.take(g) * 4
+            + self.threes.take(g) * 2
+            + self.high_fives.take(g)
+        )
+        tk = turns.normal.take(flags)
+        if tk.min() < 0:
+            raise AssertionError("a turn state the rules never reach")
+        lk = chain.key(self.lives[g], self.roller.take(g), self.bought[g].sum(axis=1))
+        throws = self.throws.take(g)
+        last_code = np.full(m0, -1, dtype=np.int64)
+        last_end = self.last_end.take(g)
+        last_seat = self.last_seat.take(g)
+        decisions = self.decisions.take(g)
+        final_tk = np.empty(m0, dtype=np.int64)
+        final_lk = np.empty(m0, dtype=np.int64)
+        at = np.arange(m0)  # the games still walking, by their place in g
+        cols = np.arange(k)[:, None]
+        limit = self.max_decisions
+        shift, mask = chain_.SHIFT, chain_.MASK
+        while at.size:
+            m = at.size
+            codes = self.rng.integers(0, 36, (k, m))
+            keys = np.empty((k, m), dtype=np.int64)
+            states = np.empty((k + 1, m), dtype=np.int64)
+            states[0] = lk
+            packed = np.empty(m, dtype=np.int64)
+            moved = np.empty(m, dtype=np.int64)
+            tk = tk.copy()
+            for c in range(k):
+                key = keys[c]
+                chain.klass.take(lk, out=key, mode="wrap")
+                key += tk
+                key += codes[c]
+                turns.packed.take(key, out=packed, mode="wrap")
+                np.right_shift(packed, shift, out=tk)
+                np.bitwise_and(packed, mask, out=moved)
+                moved += lk
+                lk = states[c + 1]
+                chain.after.take(moved, out=lk, mode="wrap")
+            rows = np.arange(m)
+            info = turns.info.take(keys)
+            # this turn's throws, the last one, how the last turn ended: the numbers a game
+            # read are its first columns, all throws but a batch seat's choices (rare)
+            ended = info & chain_.ENDED
+            since = last - np.argmax(ended[::-1], axis=0)
+            turned = ended[since, rows] != 0
+            played = np.count_nonzero(info & chain_.THROWN, axis=0)
+            count = np.where(turned, played - since - 1, played)
+            lc = played - 1
+            rare = info & chain_.RARE
+            if rare.any():  # a batch seat decided, a life bought or won back
+                odd = np.flatnonzero(rare.any(axis=0))
+                rare, ga = rare[:, odd], at[odd]
+                thrown = (info[:, odd] & chain_.THROWN) != 0
+                count[odd] = np.where(
+                    turned[odd],
+                    np.count_nonzero(thrown & (cols > since[odd]), axis=0),
+                    played[odd],
+                )
+                lc[odd] = last - np.argmax(thrown[::-1], axis=0)
+                decisions[ga] += np.count_nonzero(rare & chain_.DECIDED, axis=0)
+                for bit, counts in (
+                    (chain_.BOUGHT, self.bought),
+                    (chain_.WON_BACK, self.reclaimed),
+                ):
+                    col, row = np.nonzero(rare & bit)
+                    if row.size:
+                        seat = chain.key_roller.take(states[col, odd[row]])
+                        np.add.at(counts, (g[ga[row]], seat), 1)
+            throws[at] = np.where(turned, count, throws.take(at) + count)
+            has = played > 0
+            last_code[at[has]] = codes[lc[has], rows[has]]
+            if turned.any():
+                st, rt = since[turned], rows[turned]
+                last_end[at[turned]] = (info[st, rt] >> 3 & 7).astype(np.int64) - 1
+                last_seat[at[turned]] = chain.key_roller.take(states[st, rt])
+            stop = chain.key_over.take(lk) | turns.stops.take(tk)
+            if limit is not None:
+                stop |= decisions.take(at) + k >= limit
+            if stop.any():
+                done = at[stop]
+                final_tk[done] = tk[stop]
+                final_lk[done] = lk[stop]
+                keep = ~stop
+                at, tk, lk = at[keep], tk[keep], lk[keep]
+        # the state after, written back
+        self.throws[g] = throws
+        played = last_code >= 0
+        gp = g[played]
+        self.last_throw[gp, 0] = FIRST.take(last_code[played])
+        self.last_throw[gp, 1] = SECOND.take(last_code[played])
+        self.decisions[g] = decisions
+        lives = chain.key_lives.take(final_lk, axis=0)
+        bought = self.bought[g]
+        self.lives[g] = lives
+        self.paid[g] = chain_.START + 2 * bought - lives + self.reclaimed[g]
+        self.pot[g] = 3 * n + 2 * bought.sum(axis=1) - lives.sum(axis=1)
+        self.alive[g] = np.count_nonzero(lives, axis=1)
+        self.nxt[g] = chain.key_following.take(final_lk, axis=0)
+        turn = final_tk // turns.stride
+        self.point[g] = turns.point.take(turn)
+        seen = turns.flags.take(turn, axis=0)
+        self.snake_eyes[g] = seen[:, 0]
+        self.threes[g] = seen[:, 1]
+        self.high_fives[g] = seen[:, 2]
+        mode = turns.mode.take(turn)
+        over = chain.key_over.take(final_lk)
+        roller = chain.key_roller.take(final_lk)
+        phase = np.where(
+            (mode == chain_.STOP_ELECT) | (mode == chain_.PEND_ELECT),
+            ELECT,
+            np.where((mode == chain_.STOP_BUY) | (mode == chain_.PEND_BUY), BUY, TURN),
+        )
+        if over.any():
+            phase[over] = OVER
+            go = g[over]
+            self.winner[go] = chain.key_winner.take(final_lk[over])
+            last_seat[over] = roller[over]
+            last_end[over] = ENDS["over"]
+            roller[over] = -1
+        self.last_end[g] = last_end
+        self.last_seat[g] = last_seat
+        self.phase[g] = phase
+        self.roller[g] = roller
 
     def _thrown(self, g: Ints, a: Ints, b: Ints) -> None:
         self.throws[g] += 1
