@@ -91,7 +91,8 @@ def feed_toplshteyner(state: State, log: Log, bots: Collection[int] = ()) -> Non
 
 
 class ToplshteynerChain:
-    """Toplshteyner at up to four seats, on the chain's tables: a draw of `COLUMNS` throws
+    """Toplshteyner at up to four seats, on the chain's tables: the roll-off's winner drawn
+    (the engine is given a 6 for it, 1 for the others), then a draw of `COLUMNS` throws
     (a row each) read in order as far as the batch walked: to the end of the game or the
     decision of a seat played from outside (the rest go unused), past the batch's own
     seats' decisions, and on into the next draw."""
@@ -102,10 +103,10 @@ class ToplshteynerChain:
     def __call__(self, state: State, log: Log, bots: Collection[int]) -> None:
         while state.is_chance():
             view = state.view(None)
-            if view["phase"] == "rolloff":
-                faces = dice(log)
+            if view["phase"] == "rolloff":  # the batch draws the winner: a 6 against 1s
+                winner = int(dice(log))
                 for seat in list(view["rolloff"]["contenders"]):
-                    state.apply_chance((int(faces[seat]),))
+                    state.apply_chance((6 if seat == winner else 1,))
                 continue
             if not self.throws:
                 self.throws = draw(log)[:, 0].tolist()

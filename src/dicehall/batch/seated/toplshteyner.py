@@ -33,8 +33,9 @@ ENDS = {why: i for i, why in enumerate(TURN_END_WORDS)}
 """A turn's ends in the order of the view's words, as the encoding numbers them."""
 BUY_LIFE, DECLINE_LIFE, ELECT_FIRST = 0, 1, 2
 """The action ids of `dicehall.games.toplshteyner.encoding`: electing seat s is 2 + s."""
-COLUMNS = 24
-"""Numbers drawn per game and pass of the chain (`ToplshteynerSeated._walk`)."""
+COLUMNS = 16
+"""Numbers drawn per game and pass of the chain (`ToplshteynerSeated._walk`); at most 24,
+so that a pass's columns are bits of a float32 exactly."""
 
 
 class ToplshteynerSeated(Seated, ToplshteynerBatch):
@@ -66,13 +67,15 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         return self._chain
 
     def advance(self, g: Ints) -> None:
-        """As `Seated.advance`, the roll-offs (C5) played out first, so that every game
-        throwing is walked in the same pass (`_walk`)."""
+        """As `Seated.advance`, the roll-offs (C5) settled first, so that every game throwing
+        is walked in the same pass (`_walk`). With the chain a roll-off is its winner, drawn
+        uniformly: the contenders throw alike and the tied throw again, so each seat wins
+        it as often, and nothing of it but the winner is seen or counted after."""
         if self.chain() is not None:
             rolling = g[self.phase.take(g) == ROLLOFF]
-            while rolling.size:
-                self._rolloff(rolling)
-                rolling = rolling[self.phase.take(rolling) == ROLLOFF]
+            if rolling.size:
+                self.roller[rolling] = self.rng.integers(0, self.n, rolling.size)
+                self.phase[rolling] = TURN
         super().advance(g)
 
     def _throw(self, g: Ints) -> None:
@@ -99,7 +102,6 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         state written back once at the end."""
         turns = chain.turns
         m0, n, k = g.size, self.n, COLUMNS
-        last = k - 1
         flags = (
             self.point.take(g) * 8
             + self.snake_eyes.take(g) * 4
@@ -118,7 +120,9 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         final_tk = np.empty(m0, dtype=np.int64)
         final_lk = np.empty(m0, dtype=np.int64)
         at = np.arange(m0)  # the games still walking, by their place in g
-        cols = np.arange(k)[:, None]
+        weights = np.exp2(np.arange(k, dtype=np.float32))
+        bought_cells: list[Ints] = []
+        back_cells: list[Ints] = []
         limit = self.max_decisions
         shift, mask = chain_.SHIFT, chain_.MASK
         while at.size:
@@ -143,41 +147,35 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
                 chain.after.take(moved, out=lk, mode="wrap")
             rows = np.arange(m)
             info = turns.info.take(keys)
-            # this turn's throws, the last one, how the last turn ended: the numbers a game
-            # read are its first columns, all throws but a batch seat's choices (rare)
-            ended = info & chain_.ENDED
-            since = last - np.argmax(ended[::-1], axis=0)
-            turned = ended[since, rows] != 0
-            played = np.count_nonzero(info & chain_.THROWN, axis=0)
-            count = np.where(turned, played - since - 1, played)
-            lc = played - 1
-            rare = info & chain_.RARE
-            if rare.any():  # a batch seat decided, a life bought or won back
-                odd = np.flatnonzero(rare.any(axis=0))
-                rare, ga = rare[:, odd], at[odd]
-                thrown = (info[:, odd] & chain_.THROWN) != 0
-                count[odd] = np.where(
-                    turned[odd],
-                    np.count_nonzero(thrown & (cols > since[odd]), axis=0),
-                    played[odd],
-                )
-                lc[odd] = last - np.argmax(thrown[::-1], axis=0)
-                decisions[ga] += np.count_nonzero(rare & chain_.DECIDED, axis=0)
-                for bit, counts in (
-                    (chain_.BOUGHT, self.bought),
-                    (chain_.WON_BACK, self.reclaimed),
-                ):
-                    col, row = np.nonzero(rare & bit)
-                    if row.size:
-                        seat = chain.key_roller.take(states[col, odd[row]])
-                        np.add.at(counts, (g[ga[row]], seat), 1)
+            # this turn's throws, the last one, how the last turn ended: a game's throws and
+            # the turns' ends as bit masks of the columns (exact in float32: k <= 24)
+            ends = (weights @ (info & chain_.ENDED).astype(np.float32)).astype(np.int64)
+            throw_bits = weights @ (info & chain_.THROWN).astype(np.float32)
+            read = (throw_bits * 0.5).astype(np.int64)
+            since = np.frexp(ends.astype(np.float32))[1] - 1  # -1: no turn ended
+            count = np.bitwise_count(read >> (since + 1))
+            turned = since >= 0
             throws[at] = np.where(turned, count, throws.take(at) + count)
-            has = played > 0
+            has = read > 0
+            lc = np.frexp(throw_bits)[1] - 2  # the last column thrown
             last_code[at[has]] = codes[lc[has], rows[has]]
             if turned.any():
                 st, rt = since[turned], rows[turned]
                 last_end[at[turned]] = (info[st, rt] >> 3 & 7).astype(np.int64) - 1
                 last_seat[at[turned]] = chain.key_roller.take(states[st, rt])
+            rare = info & chain_.RARE
+            if rare.any():  # a batch seat decided, a life bought or won back
+                cell = np.flatnonzero(rare != 0)  # (nonzero on booleans: far faster)
+                col, row = np.divmod(cell, m)
+                bits = rare.reshape(-1).take(cell)
+                np.add.at(decisions, at[row[(bits & chain_.DECIDED) != 0]], 1)
+                gained = bits >= chain_.BOUGHT
+                if gained.any():
+                    which = bits[gained]
+                    rg = row[gained]
+                    seat = g[at[rg]] * n + chain.key_roller.take(states[col[gained], rg])
+                    bought_cells.append(seat[(which & chain_.BOUGHT) != 0])
+                    back_cells.append(seat[(which & chain_.WON_BACK) != 0])
             stop = chain.key_over.take(lk) | turns.stops.take(tk)
             if limit is not None:
                 stop |= decisions.take(at) + k >= limit
@@ -188,6 +186,9 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
                 keep = ~stop
                 at, tk, lk = at[keep], tk[keep], lk[keep]
         # the state after, written back
+        for cells, counts in ((bought_cells, self.bought), (back_cells, self.reclaimed)):
+            if cells:
+                np.add.at(counts.reshape(-1), np.concatenate(cells), 1)
         self.throws[g] = throws
         played = last_code >= 0
         gp = g[played]
