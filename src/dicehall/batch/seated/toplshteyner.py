@@ -127,7 +127,7 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         shift, mask = chain_.SHIFT, chain_.MASK
         while at.size:
             m = at.size
-            codes = self.rng.integers(0, 36, (k, m))
+            codes = self.rng.integers(0, 36, (k, m), dtype=np.uint16)  # (twice as fast)
             keys = np.empty((k, m), dtype=np.int64)
             states = np.empty((k + 1, m), dtype=np.int64)
             states[0] = lk
@@ -158,7 +158,7 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
             throws[at] = np.where(turned, count, throws.take(at) + count)
             has = read > 0
             lc = np.frexp(throw_bits)[1] - 2  # the last column thrown
-            last_code[at[has]] = codes[lc[has], rows[has]]
+            last_code[at[has]] = codes[lc[has], rows[has]].astype(np.int64)
             if turned.any():
                 st, rt = since[turned], rows[turned]
                 last_end[at[turned]] = (info[st, rt] >> 3 & 7).astype(np.int64) - 1
