@@ -124,6 +124,7 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         bought_cells: list[Ints] = []
         back_cells: list[Ints] = []
         limit = self.max_decisions
+        start, walked = int(decisions.max(initial=0)), 0  # at most one decision a column
         shift, mask = chain_.SHIFT, chain_.MASK
         while at.size:
             m = at.size
@@ -177,7 +178,8 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
                     bought_cells.append(seat[(which & chain_.BOUGHT) != 0])
                     back_cells.append(seat[(which & chain_.WON_BACK) != 0])
             stop = chain.key_over.take(lk) | turns.stops.take(tk)
-            if limit is not None:
+            walked += k
+            if limit is not None and start + walked + k >= limit:  # else none can reach it
                 stop |= decisions.take(at) + k >= limit
             if stop.any():
                 done = at[stop]
