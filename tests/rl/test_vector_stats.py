@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 
 from dicehall.batch.kariki import KarikiBatch
 from dicehall.batch.seated import kariki
+from dicehall.batch.seated import toplshteyner_chain as chain
 from dicehall.rl.gymnasium import DicehallGymEnv
 from dicehall.rl.vector import DicehallVectorEnv
 from tests.batch.equivalence import Sample, differences
@@ -148,3 +149,23 @@ def test_a_broken_view_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kariki, "SHOWS", shows)
     failed = dict(differences(vector_sample("kariki"), single_sample("kariki")))
     assert failed and all("observation" in name for name in failed)
+
+
+def test_a_broken_rule_of_the_chain_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Toplshteyner's chain (its tables of throws) with Saving Grace (P5) forgotten: a 2-2
+    no longer ends the turn, and the turns run longer."""
+    saving_grace = 7  # 2-2, as a number drawn
+
+    def forgets(turn: Any, facts: Any, code: int, for_fun: bool, sixes: bool) -> Any:
+        if code == saving_grace and facts is not None and turn[0] == chain.NORMAL:
+            return turn, chain.NONE, -1, False, True, False
+        return rules(turn, facts, code, for_fun, sixes)
+
+    rules = chain._throw
+    monkeypatch.setattr(chain, "_throw", forgets)
+    chain.turns.cache_clear()
+    try:
+        failed = dict(differences(vector_sample("toplshteyner"), single_sample("toplshteyner")))
+    finally:
+        chain.turns.cache_clear()
+    assert failed
