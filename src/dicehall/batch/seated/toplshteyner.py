@@ -159,22 +159,25 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
             throws[at] = np.where(turned, count, throws.take(at) + count)
             has = read > 0
             lc = np.frexp(throw_bits)[1] - 2  # the last column thrown
-            last_code[at[has]] = codes[lc[has], rows[has]].astype(np.int64)
+            # (cells read flat, by column * m + row: far cheaper than [column, row])
+            last_code[at[has]] = codes.reshape(-1).take(lc[has] * m + rows[has])
             if turned.any():
-                st, rt = since[turned], rows[turned]
-                last_end[at[turned]] = (info[st, rt] >> 3 & 7).astype(np.int64) - 1
-                last_seat[at[turned]] = chain.key_roller.take(states[st, rt])
+                at_end = since[turned] * m + rows[turned]
+                end = info.reshape(-1).take(at_end) >> 3 & 7
+                last_end[at[turned]] = end.astype(np.int64) - 1
+                last_seat[at[turned]] = chain.key_roller.take(states.reshape(-1).take(at_end))
             rare = info & chain_.RARE
-            if rare.any():  # a batch seat decided, a life bought or won back
-                cell = np.flatnonzero(rare != 0)  # (nonzero on booleans: far faster)
-                col, row = np.divmod(cell, m)
+            hot = rare != 0  # (booleans: far cheaper to search than bytes)
+            if hot.any():  # a batch seat decided, a life bought or won back
+                cell = np.flatnonzero(hot)
+                row = cell % m
                 bits = rare.reshape(-1).take(cell)
                 np.add.at(decisions, at[row[(bits & chain_.DECIDED) != 0]], 1)
                 gained = bits >= chain_.BOUGHT
                 if gained.any():
                     which = bits[gained]
-                    rg = row[gained]
-                    seat = g[at[rg]] * n + chain.key_roller.take(states[col[gained], rg])
+                    before = states.reshape(-1).take(cell[gained])  # the state before it
+                    seat = g[at[row[gained]]] * n + chain.key_roller.take(before)
                     bought_cells.append(seat[(which & chain_.BOUGHT) != 0])
                     back_cells.append(seat[(which & chain_.WON_BACK) != 0])
             stop = chain.key_over.take(lk) | turns.stops.take(tk)
