@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dicehall.batch.kariki import KarikiBatch
-from dicehall.batch.seated import kariki
+from dicehall.batch.seated import kariki, toplshteyner
 from dicehall.batch.seated import toplshteyner_chain as chain
 from dicehall.rl.gymnasium import DicehallGymEnv
 from dicehall.rl.vector import DicehallVectorEnv
@@ -37,11 +37,12 @@ VECTOR_EPISODES = 6
 so short episodes are not over-represented."""
 
 CONFIGS: dict[str, tuple[int, int, dict[str, object]]] = {
-    # game: (single env episodes, the learning seat, options)
+    # game[-what]: (single env episodes, the learning seat, options)
     "kariki": (1_500, 0, {"seats": 2}),
     "toplshteyner": (4_000, 1, {"seats": 3}),
     "tepiiku": (3_000, 1, {"bankroll": 8}),
     "tao": (3_000, 1, {"seats": 3, "length": "round"}),
+    "toplshteyner-cap": (3_000, 0, {"seats": 4, "max_steps": 5}),
 }
 
 Episode = tuple[float, int, bool, float, NDArray[Any], NDArray[Any], NDArray[Any]]
@@ -69,9 +70,9 @@ def sample(episodes: list[Episode]) -> Sample:
 
 
 @cache
-def single_sample(gid: str) -> Sample:
-    games, seat, options = CONFIGS[gid]
-    env = DicehallGymEnv(gid, seat=seat, opponents="random", **options)
+def single_sample(name: str) -> Sample:
+    games, seat, options = CONFIGS[name]
+    env = DicehallGymEnv(name.split("-")[0], seat=seat, opponents="random", **options)
     rng = np.random.default_rng(1)
     env.reset(seed=1)
     episodes: list[Episode] = []
@@ -91,11 +92,11 @@ def single_sample(gid: str) -> Sample:
     return sample(episodes)
 
 
-def vector_sample(gid: str) -> Sample:
-    _, seat, options = CONFIGS[gid]
+def vector_sample(name: str) -> Sample:
+    _, seat, options = CONFIGS[name]
     n = VECTOR_ENVS
     envs = DicehallVectorEnv(
-        n, gid, seat=seat, opponents="random", autoreset_mode="SameStep", **options
+        n, name.split("-")[0], seat=seat, opponents="random", autoreset_mode="SameStep", **options
     )
     rng = np.random.default_rng(2)
     observations, infos = envs.reset(seed=2)
@@ -124,9 +125,18 @@ def vector_sample(gid: str) -> Sample:
     return sample(episodes)
 
 
-@pytest.mark.parametrize("gid", list(CONFIGS))
-def test_the_vector_env_plays_the_single_envs_game(gid: str) -> None:
-    assert differences(vector_sample(gid), single_sample(gid)) == []
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_the_vector_env_plays_the_single_envs_game(name: str) -> None:
+    assert differences(vector_sample(name), single_sample(name)) == []
+
+
+def test_the_chain_hands_over_at_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Toplshteyner's chain walks a game until it could reach `max_steps` within a pass,
+    then the batch's own passes play on: with passes of four throws and a cap of five
+    decisions both play, and the episodes (some truncated) are the single environment's."""
+    monkeypatch.setattr(toplshteyner, "COLUMNS", 4)
+    name = "toplshteyner-cap"
+    assert differences(vector_sample(name), single_sample(name)) == []
 
 
 def test_a_broken_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,6 +6,15 @@ simulator's own state the batch keeps what the view shows and the
 simulator needs not: fourth lives bought per seat, this turn's throws (how
 many, and the last), and how the last turn ended and whose it was. The
 roll-off is never seen, since nobody decides during it.
+
+Up to four seats the throws between two outside decisions are walked on the
+tables of `toplshteyner_chain` (`_walk`), a few NumPy operations a throw for
+every game at once, instead of the simulator's passes (a few hundred
+operations for each throw that is a double or a 7 on a point); the roll-off
+is then its winner, drawn uniformly. The chain keeps no `events` and no
+`steps`, which only the simulator's own runs report. Above four seats, and
+for games that could reach `max_decisions` within a pass, the simulator's
+passes play on.
 """
 
 from __future__ import annotations
