@@ -209,13 +209,14 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.last_throw[gp, 0] = FIRST.take(last_code[played])
         self.last_throw[gp, 1] = SECOND.take(last_code[played])
         self.decisions[g] = decisions
-        lives = chain.key_lives.take(final_lk, axis=0)
+        final = final_lk >> chain_.SHIFT  # the lives states
+        lives = chain.lives.take(final, axis=0)
         bought = self.bought[g]
         self.lives[g] = lives
         self.paid[g] = chain_.START + 2 * bought - lives + self.reclaimed[g]
         self.pot[g] = 3 * n + 2 * bought.sum(axis=1) - lives.sum(axis=1)
         self.alive[g] = np.count_nonzero(lives, axis=1)
-        self.nxt[g] = chain.key_following.take(final_lk, axis=0)
+        self.nxt[g] = chain.following.take(final, axis=0)
         turn = final_tk // turns.stride
         self.point[g] = turns.point.take(turn)
         seen = turns.flags.take(turn, axis=0)
@@ -223,8 +224,8 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.threes[g] = seen[:, 1]
         self.high_fives[g] = seen[:, 2]
         mode = turns.mode.take(turn)
-        over = chain.key_over.take(final_lk)
-        roller = chain.key_roller.take(final_lk)
+        over = chain.over.take(final)
+        roller = chain.roller.take(final)
         phase = np.where(
             (mode == chain_.STOP_ELECT) | (mode == chain_.PEND_ELECT),
             ELECT,
@@ -233,7 +234,7 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         if over.any():
             phase[over] = OVER
             go = g[over]
-            self.winner[go] = chain.key_winner.take(final_lk[over])
+            self.winner[go] = chain.winner.take(final[over])
             last_seat[over] = roller[over]
             last_end[over] = ENDS["over"]
             roller[over] = -1

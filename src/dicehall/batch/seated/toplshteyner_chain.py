@@ -333,11 +333,10 @@ class Chain:
         self.after = after.reshape(-1)
         """The key of the lives state after an event, by the key plus the event."""
         # decoding tables by key
-        self.key_lives = np.repeat(lives, 1 << SHIFT, axis=0)
-        self.key_roller = np.repeat(roller, 1 << SHIFT)
+        self.key_roller = np.repeat(roller.astype(np.int8), 1 << SHIFT)
         self.key_over = np.repeat(over, 1 << SHIFT)
-        self.key_following = np.repeat(following, 1 << SHIFT, axis=0)
-        self.key_winner = np.repeat(winner, 1 << SHIFT)
+        """The roller and whether the game is over, by a lives state's key (what a pass
+        reads); the other facts by the state itself (`key >> SHIFT`)."""
 
     def key(self, lives: Ints, roller: Ints, bought: Ints) -> Ints:
         """Keys of games in play: lives (k, n), rollers (k,), stakes bought (k,)."""
