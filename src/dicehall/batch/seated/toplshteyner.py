@@ -43,8 +43,8 @@ ENDS = {why: i for i, why in enumerate(TURN_END_WORDS)}
 BUY_LIFE, DECLINE_LIFE, ELECT_FIRST = 0, 1, 2
 """The action ids of `dicehall.games.toplshteyner.encoding`: electing seat s is 2 + s."""
 COLUMNS = 16
-"""Numbers drawn per game and pass of the chain (`ToplshteynerSeated._walk`); at most 24,
-so that a pass's columns are bits of a float32 exactly."""
+"""Numbers drawn per game and pass of the chain (`ToplshteynerSeated._walk`); at most 23,
+so that a pass's columns (twice over, for its throws) are bits of a float32 exactly."""
 
 
 class ToplshteynerSeated(Seated, ToplshteynerBatch):
@@ -158,7 +158,7 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
             rows = np.arange(m)
             info = turns.info.take(keys)
             # this turn's throws, the last one, how the last turn ended: a game's throws and
-            # the turns' ends as bit masks of the columns (exact in float32: k <= 24)
+            # the turns' ends as bit masks of the columns (exact in float32: k <= 23)
             ends = (weights @ (info & chain_.ENDED).astype(np.float32)).astype(np.int64)
             throw_bits = weights @ (info & chain_.THROWN).astype(np.float32)
             read = (throw_bits * 0.5).astype(np.int64)

@@ -7,8 +7,8 @@ table (the roller's lives, whether the pot holds a stake, how many others are
 in, who plays the roller). So a throw is one lookup in a table of such
 states, and what it does to the lives (a life lost, back from the pot, bought,
 an election, the dice passed on) a second lookup in a table of the lives of
-every seat (`Chain`). The seated batch (`ToplshteynerSeated._throw`) walks
-`COLUMNS` throws per game in one pass, seven NumPy operations a throw for
+every seat (`Chain`). The seated batch (`ToplshteynerSeated._walk`) walks
+`COLUMNS` throws per game in one pass, eight NumPy operations a throw for
 all its games at once, and reads everything else the views show (this turn's
 throws, the last one, how the last turn ended, the lives bought and won back)
 from the pass's columns at once after.
