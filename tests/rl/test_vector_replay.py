@@ -12,7 +12,7 @@ bots draw nothing). Random play of the caller's seats explores the positions.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import pytest
@@ -60,7 +60,7 @@ def dice(log: Log) -> NDArray[Any]:
     return draw(log)[0]
 
 
-def feed_kariki(state: State, log: Log) -> None:
+def feed_kariki(state: State, log: Log, bots: Collection[int] = ()) -> None:
     while state.is_chance():
         view = state.view(None)
         if view["phase"] == "roll-off":  # a die for every seat, the contenders' count
@@ -71,7 +71,7 @@ def feed_kariki(state: State, log: Log) -> None:
             state.apply_chance((int(dice(log)), int(dice(log))))
 
 
-def feed_toplshteyner(state: State, log: Log) -> None:
+def feed_toplshteyner(state: State, log: Log, bots: Collection[int] = ()) -> None:
     """Toplshteyner: a draw of `LOOKAHEAD` throws (each one number, 0 to 35; a row each)
     read in order up to the first `HARD` one at the point before it; the rest go unused."""
     throws: list[int] = []
@@ -90,7 +90,33 @@ def feed_toplshteyner(state: State, log: Log) -> None:
         state.apply_chance((code // 6 + 1, code % 6 + 1))
 
 
-def feed_tepiiku(state: State, log: Log) -> None:
+class ToplshteynerChain:
+    """Toplshteyner at up to four seats, on the chain's tables: the roll-off's winner drawn
+    (the engine is given a 6 for it, 1 for the others), then a draw of `COLUMNS` throws
+    (a row each) read in order as far as the batch walked: to the end of the game or the
+    decision of a seat played from outside (the rest go unused), past the batch's own
+    seats' decisions, and on into the next draw."""
+
+    def __init__(self) -> None:
+        self.throws: list[int] = []
+
+    def __call__(self, state: State, log: Log, bots: Collection[int]) -> None:
+        while state.is_chance():
+            view = state.view(None)
+            if view["phase"] == "rolloff":  # the batch draws the winner: a 6 against 1s
+                winner = int(dice(log))
+                for seat in list(view["rolloff"]["contenders"]):
+                    state.apply_chance((6 if seat == winner else 1,))
+                continue
+            if not self.throws:
+                self.throws = draw(log)[:, 0].tolist()
+            code = self.throws.pop(0)
+            state.apply_chance((code // 6 + 1, code % 6 + 1))
+        if state.is_over() or min(state.actors()) not in bots:
+            self.throws = []
+
+
+def feed_tepiiku(state: State, log: Log, bots: Collection[int] = ()) -> None:
     while state.is_chance():
         view = state.view(None)
         if view["phase"] == "throw":  # every seat's hand as one number, runes as digits
@@ -102,7 +128,7 @@ def feed_tepiiku(state: State, log: Log) -> None:
             state.apply_chance(tuple(RUNE[int(runes[d])] for d in chosen))
 
 
-def feed_tao(state: State, log: Log) -> None:
+def feed_tao(state: State, log: Log, bots: Collection[int] = ()) -> None:
     """Tao: one draw per throw of everyone (two d6 or a d12 each), taken seat by seat."""
     drawn: NDArray[Any] | None = None
     step: object = None
@@ -123,7 +149,7 @@ def feed_tao(state: State, log: Log) -> None:
 
 def replay(
     gid: str,
-    feed: Callable[[State, Log], None],
+    feed: Callable[[State, Log, Collection[int]], None],
     games: int,
     seat: int | None = None,
     seed: int = 0,
@@ -142,11 +168,11 @@ def replay(
         bots = make_bots(game, ["heuristic"], random.Random(0), bot_seats)
 
         def settle(state: State = state, bots: dict[int, Any] = bots) -> None:
-            feed(state, recorder.log)
+            feed(state, recorder.log, bots)
             while not state.is_over() and min(state.actors()) in bots:
                 bot = min(state.actors())
                 state.apply(bot, bots[bot].choose(state.view(bot), state.legal_actions(bot)))
-                feed(state, recorder.log)
+                feed(state, recorder.log, bots)
 
         settle()
         while True:
@@ -189,9 +215,11 @@ CASES = [
     ("kariki", feed_kariki, 40, None, {"seats": 2}),
     ("kariki", feed_kariki, 25, 1, {"seats": 3, "pull": "at-least"}),
     ("kariki", feed_kariki, 10, 2, {"seats": 5, "high_rollers": True, "after_kariki": "berry"}),
-    ("toplshteyner", feed_toplshteyner, 120, None, {"seats": 4}),
+    ("toplshteyner", ToplshteynerChain(), 120, None, {"seats": 4}),
     ("toplshteyner", feed_toplshteyner, 60, 2, {"seats": 5, "sixes_end_turn": True}),
-    ("toplshteyner", feed_toplshteyner, 60, 0, {"seats": 3, "for_fun": True}),
+    ("toplshteyner", ToplshteynerChain(), 60, 0, {"seats": 3, "for_fun": True}),
+    ("toplshteyner", ToplshteynerChain(), 60, 1, {"seats": 4}),
+    ("toplshteyner", ToplshteynerChain(), 80, 0, {"seats": 2, "sixes_end_turn": True}),
     ("tepiiku", feed_tepiiku, 30, None, {}),
     ("tepiiku", feed_tepiiku, 30, 1, {"bankroll": 10}),
     ("tao", feed_tao, 8, None, {"seats": 3, "opener": "1", "length": "single"}),
@@ -208,7 +236,7 @@ CASES = [
 )
 def test_the_vector_env_shows_what_the_engine_shows(
     gid: str,
-    feed: Callable[[State, Log], None],
+    feed: Callable[[State, Log, Collection[int]], None],
     games: int,
     seat: int | None,
     options: dict[str, object],

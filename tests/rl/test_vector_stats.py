@@ -25,7 +25,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dicehall.batch.kariki import KarikiBatch
-from dicehall.batch.seated import kariki
+from dicehall.batch.seated import kariki, toplshteyner
+from dicehall.batch.seated import toplshteyner_chain as chain
 from dicehall.rl.gymnasium import DicehallGymEnv
 from dicehall.rl.vector import DicehallVectorEnv
 from tests.batch.equivalence import Sample, differences
@@ -36,11 +37,12 @@ VECTOR_EPISODES = 6
 so short episodes are not over-represented."""
 
 CONFIGS: dict[str, tuple[int, int, dict[str, object]]] = {
-    # game: (single env episodes, the learning seat, options)
+    # game[-what]: (single env episodes, the learning seat, options)
     "kariki": (1_500, 0, {"seats": 2}),
     "toplshteyner": (4_000, 1, {"seats": 3}),
     "tepiiku": (3_000, 1, {"bankroll": 8}),
     "tao": (3_000, 1, {"seats": 3, "length": "round"}),
+    "toplshteyner-cap": (3_000, 0, {"seats": 4, "max_steps": 5}),
 }
 
 Episode = tuple[float, int, bool, float, NDArray[Any], NDArray[Any], NDArray[Any]]
@@ -68,9 +70,9 @@ def sample(episodes: list[Episode]) -> Sample:
 
 
 @cache
-def single_sample(gid: str) -> Sample:
-    games, seat, options = CONFIGS[gid]
-    env = DicehallGymEnv(gid, seat=seat, opponents="random", **options)
+def single_sample(name: str) -> Sample:
+    games, seat, options = CONFIGS[name]
+    env = DicehallGymEnv(name.split("-")[0], seat=seat, opponents="random", **options)
     rng = np.random.default_rng(1)
     env.reset(seed=1)
     episodes: list[Episode] = []
@@ -90,11 +92,11 @@ def single_sample(gid: str) -> Sample:
     return sample(episodes)
 
 
-def vector_sample(gid: str) -> Sample:
-    _, seat, options = CONFIGS[gid]
+def vector_sample(name: str) -> Sample:
+    _, seat, options = CONFIGS[name]
     n = VECTOR_ENVS
     envs = DicehallVectorEnv(
-        n, gid, seat=seat, opponents="random", autoreset_mode="SameStep", **options
+        n, name.split("-")[0], seat=seat, opponents="random", autoreset_mode="SameStep", **options
     )
     rng = np.random.default_rng(2)
     observations, infos = envs.reset(seed=2)
@@ -123,9 +125,18 @@ def vector_sample(gid: str) -> Sample:
     return sample(episodes)
 
 
-@pytest.mark.parametrize("gid", list(CONFIGS))
-def test_the_vector_env_plays_the_single_envs_game(gid: str) -> None:
-    assert differences(vector_sample(gid), single_sample(gid)) == []
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_the_vector_env_plays_the_single_envs_game(name: str) -> None:
+    assert differences(vector_sample(name), single_sample(name)) == []
+
+
+def test_the_chain_hands_over_at_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Toplshteyner's chain walks a game until it could reach `max_steps` within a pass,
+    then the batch's own passes play on: with passes of four throws and a cap of five
+    decisions both play, and the episodes (some truncated) are the single environment's."""
+    monkeypatch.setattr(toplshteyner, "COLUMNS", 4)
+    name = "toplshteyner-cap"
+    assert differences(vector_sample(name), single_sample(name)) == []
 
 
 def test_a_broken_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -148,3 +159,23 @@ def test_a_broken_view_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kariki, "SHOWS", shows)
     failed = dict(differences(vector_sample("kariki"), single_sample("kariki")))
     assert failed and all("observation" in name for name in failed)
+
+
+def test_a_broken_rule_of_the_chain_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Toplshteyner's chain (its tables of throws) with Saving Grace (P5) forgotten: a 2-2
+    no longer ends the turn, and the turns run longer."""
+    saving_grace = 7  # 2-2, as a number drawn
+
+    def forgets(turn: Any, facts: Any, code: int, for_fun: bool, sixes: bool) -> Any:
+        if code == saving_grace and facts is not None and turn[0] == chain.NORMAL:
+            return turn, chain.NONE, -1, False, True, False
+        return rules(turn, facts, code, for_fun, sixes)
+
+    rules = chain._throw
+    monkeypatch.setattr(chain, "_throw", forgets)
+    chain.turns.cache_clear()
+    try:
+        failed = dict(differences(vector_sample("toplshteyner"), single_sample("toplshteyner")))
+    finally:
+        chain.turns.cache_clear()
+    assert failed

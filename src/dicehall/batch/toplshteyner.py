@@ -321,9 +321,13 @@ class ToplshteynerBatch(Batch):
     def _heuristic_elect(self, g: Ints, roller: Ints) -> Ints:
         """The heuristic's choice for High Fives: the seat its own `elect` names, asked once
         per position (the lives of those in, in play order from the roller)."""
-        rows = np.arange(g.size)[:, None]
+        return self._heuristic_targets(self.lives[g], roller)
+
+    def _heuristic_targets(self, lives: Ints, roller: Ints) -> Ints:
+        """The heuristic's elections at `lives` (games x seats), each by its `roller`."""
+        rows = np.arange(roller.size)[:, None]
         seats = (roller[:, None] + np.arange(self.n)) % self.n  # play order from the roller
-        lives = self.lives[g[:, None], seats]
+        lives = lives[rows, seats]
         order = np.argsort(lives == 0, axis=1, kind="stable")  # the players in, first
         position = lives[rows, order]
         decide = functools.partial(_elect, self.game, self.for_fun, self.sixes_end_turn)

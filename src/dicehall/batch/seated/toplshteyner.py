@@ -6,6 +6,15 @@ simulator's own state the batch keeps what the view shows and the
 simulator needs not: fourth lives bought per seat, this turn's throws (how
 many, and the last), and how the last turn ended and whose it was. The
 roll-off is never seen, since nobody decides during it.
+
+Up to four seats the throws between two outside decisions are walked on the
+tables of `toplshteyner_chain` (`_walk`), a few NumPy operations a throw for
+every game at once, instead of the simulator's passes (a few hundred
+operations for each throw that is a double or a 7 on a point); the roll-off
+is then its winner, drawn uniformly. The chain keeps no `events` and no
+`steps`, which only the simulator's own runs report. Above four seats, and
+for games that could reach `max_decisions` within a pass, the simulator's
+passes play on.
 """
 
 from __future__ import annotations
@@ -13,15 +22,29 @@ from __future__ import annotations
 import numpy as np
 
 from dicehall.batch.base import Bools, Ints
+from dicehall.batch.seated import toplshteyner_chain as chain_
 from dicehall.batch.seated.base import Floats, Seated
 from dicehall.batch.seated.tensor import Seen, Tensors
-from dicehall.batch.toplshteyner import BUY, ELECT, FIRST, OVER, SECOND, ToplshteynerBatch, Walk
+from dicehall.batch.toplshteyner import (
+    BUY,
+    ELECT,
+    FIRST,
+    OVER,
+    ROLLOFF,
+    SECOND,
+    TURN,
+    ToplshteynerBatch,
+    Walk,
+)
 from dicehall.games.toplshteyner.rules import TURN_END_WORDS
 
 ENDS = {why: i for i, why in enumerate(TURN_END_WORDS)}
 """A turn's ends in the order of the view's words, as the encoding numbers them."""
 BUY_LIFE, DECLINE_LIFE, ELECT_FIRST = 0, 1, 2
 """The action ids of `dicehall.games.toplshteyner.encoding`: electing seat s is 2 + s."""
+COLUMNS = 16
+"""Numbers drawn per game and pass of the chain (`ToplshteynerSeated._walk`); at most 23,
+so that a pass's columns (twice over, for its throws) are bits of a float32 exactly."""
 
 
 class ToplshteynerSeated(Seated, ToplshteynerBatch):
@@ -37,6 +60,188 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.last_throw = np.zeros((size, 2), dtype=np.int64)
         self.last_seat = np.full(size, -1, dtype=np.int64)
         self.last_end = np.full(size, -1, dtype=np.int64)
+        self._chain: chain_.Chain | None = None
+
+    def chain(self) -> chain_.Chain | None:
+        """The tables of this batch's seats and options (built when first used); None above
+        `chain_.MAX_SEATS` seats."""
+        if self._chain is None and self.n <= chain_.MAX_SEATS:
+            policies = [
+                chain_.OUTSIDE if out else chain_.HEURISTIC if smart else chain_.RANDOM
+                for out, smart in zip(self.outside.tolist(), self.heuristic.tolist(), strict=True)
+            ]
+            self._chain = chain_.Chain(
+                self.n, self.for_fun, self.sixes_end_turn, policies, self._heuristic_targets
+            )
+        return self._chain
+
+    def advance(self, g: Ints) -> None:
+        """As `Seated.advance`, the roll-offs (C5) settled first, so that every game throwing
+        is walked in the same pass (`_walk`). With the chain a roll-off is its winner, drawn
+        uniformly: the contenders throw alike and the tied throw again, so each seat wins
+        it as often, and nothing of it but the winner is seen or counted after."""
+        if self.chain() is not None:
+            rolling = g[self.phase.take(g) == ROLLOFF]
+            if rolling.size:
+                self.roller[rolling] = self.rng.integers(0, self.n, rolling.size)
+                self.phase[rolling] = TURN
+        super().advance(g)
+
+    def _throw(self, g: Ints) -> None:
+        """P3: throws walked on the chain's tables (`_walk`), up to `COLUMNS` a game and
+        pass; the batch's own passes above `chain_.MAX_SEATS` seats and for games that
+        could reach `max_decisions` within a pass."""
+        chain = self.chain()
+        if chain is None:
+            super()._throw(g)
+            return
+        if self.max_decisions is not None:
+            near = self.decisions.take(g) + COLUMNS >= self.max_decisions
+            if near.any():
+                super()._throw(g[near])
+                g = g[~near]
+        if g.size:
+            self._walk(g, chain)
+
+    def _walk(self, g: Ints, chain: chain_.Chain) -> None:
+        """Games `g` walked on the chain's tables until each is over, waits for an outside
+        seat or could reach `max_decisions`: passes of `COLUMNS` numbers drawn per game,
+        read in order as throws (or a batch seat's choice), the games still walking kept
+        after each; what the views show is read from a pass's columns at once, and the
+        state written back once at the end."""
+        turns = chain.turns
+        m0, n, k = g.size, self.n, COLUMNS
+        flags = (
+            self.point.take(g) * 8
+            + self.snake_eyes.take(g) * 4
+            + self.threes.take(g) * 2
+            + self.high_fives.take(g)
+        )
+        tk = turns.normal.take(flags)
+        if tk.min() < 0:
+            raise AssertionError("a turn state the rules never reach")
+        lk = chain.key(self.lives[g], self.roller.take(g), self.bought[g].sum(axis=1))
+        throws = self.throws.take(g)
+        last_code = np.full(m0, -1, dtype=np.int64)
+        last_end = self.last_end.take(g)
+        last_seat = self.last_seat.take(g)
+        decisions = self.decisions.take(g)
+        final_tk = np.empty(m0, dtype=np.int64)
+        final_lk = np.empty(m0, dtype=np.int64)
+        at = np.arange(m0)  # the games still walking, by their place in g
+        weights = np.exp2(np.arange(k, dtype=np.float32))
+        bought_cells: list[Ints] = []
+        back_cells: list[Ints] = []
+        limit = self.max_decisions
+        start, walked = int(decisions.max(initial=0)), 0  # at most one decision a column
+        shift, mask = chain_.SHIFT, chain_.MASK
+        while at.size:
+            m = at.size
+            codes = self.rng.integers(0, 36, (k, m), dtype=np.uint16)  # (twice as fast)
+            keys = np.empty((k, m), dtype=np.int64)
+            states = np.empty((k + 1, m), dtype=np.int64)
+            states[0] = lk
+            packed = np.empty(m, dtype=np.int64)
+            moved = np.empty(m, dtype=np.int64)
+            tk = tk.copy()
+            for c in range(k):
+                key = keys[c]
+                chain.klass.take(lk, out=key, mode="wrap")
+                key += tk
+                key += codes[c]
+                turns.packed.take(key, out=packed, mode="wrap")
+                np.right_shift(packed, shift, out=tk)
+                np.bitwise_and(packed, mask, out=moved)
+                moved += lk
+                lk = states[c + 1]
+                chain.after.take(moved, out=lk, mode="wrap")
+            rows = np.arange(m)
+            info = turns.info.take(keys)
+            # this turn's throws, the last one, how the last turn ended: a game's throws and
+            # the turns' ends as bit masks of the columns (exact in float32: k <= 23)
+            ends = (weights @ (info & chain_.ENDED).astype(np.float32)).astype(np.int64)
+            throw_bits = weights @ (info & chain_.THROWN).astype(np.float32)
+            read = (throw_bits * 0.5).astype(np.int64)
+            since = np.frexp(ends.astype(np.float32))[1] - 1  # -1: no turn ended
+            count = np.bitwise_count(read >> (since + 1))
+            turned = since >= 0
+            throws[at] = np.where(turned, count, throws.take(at) + count)
+            has = read > 0
+            lc = np.frexp(throw_bits)[1] - 2  # the last column thrown
+            # (cells read flat, by column * m + row: far cheaper than [column, row])
+            last_code[at[has]] = codes.reshape(-1).take(lc[has] * m + rows[has])
+            if turned.any():
+                at_end = since[turned] * m + rows[turned]
+                end = info.reshape(-1).take(at_end) >> 3 & 7
+                last_end[at[turned]] = end.astype(np.int64) - 1
+                last_seat[at[turned]] = chain.key_roller.take(states.reshape(-1).take(at_end))
+            rare = info & chain_.RARE
+            hot = rare != 0  # (booleans: far cheaper to search than bytes)
+            if hot.any():  # a batch seat decided, a life bought or won back
+                cell = np.flatnonzero(hot)
+                row = cell % m
+                bits = rare.reshape(-1).take(cell)
+                np.add.at(decisions, at[row[(bits & chain_.DECIDED) != 0]], 1)
+                gained = bits >= chain_.BOUGHT
+                if gained.any():
+                    which = bits[gained]
+                    before = states.reshape(-1).take(cell[gained])  # the state before it
+                    seat = g[at[row[gained]]] * n + chain.key_roller.take(before)
+                    bought_cells.append(seat[(which & chain_.BOUGHT) != 0])
+                    back_cells.append(seat[(which & chain_.WON_BACK) != 0])
+            stop = chain.key_over.take(lk) | turns.stops.take(tk)
+            walked += k
+            if limit is not None and start + walked + k >= limit:  # else none can reach it
+                stop |= decisions.take(at) + k >= limit
+            if stop.any():
+                done = at[stop]
+                final_tk[done] = tk[stop]
+                final_lk[done] = lk[stop]
+                keep = ~stop
+                at, tk, lk = at[keep], tk[keep], lk[keep]
+        # the state after, written back
+        for cells, counts in ((bought_cells, self.bought), (back_cells, self.reclaimed)):
+            if cells:
+                np.add.at(counts.reshape(-1), np.concatenate(cells), 1)
+        self.throws[g] = throws
+        played = last_code >= 0
+        gp = g[played]
+        self.last_throw[gp, 0] = FIRST.take(last_code[played])
+        self.last_throw[gp, 1] = SECOND.take(last_code[played])
+        self.decisions[g] = decisions
+        final = final_lk >> chain_.SHIFT  # the lives states
+        lives = chain.lives.take(final, axis=0)
+        bought = self.bought[g]
+        self.lives[g] = lives
+        self.paid[g] = chain_.START + 2 * bought - lives + self.reclaimed[g]
+        self.pot[g] = 3 * n + 2 * bought.sum(axis=1) - lives.sum(axis=1)
+        self.alive[g] = np.count_nonzero(lives, axis=1)
+        self.nxt[g] = chain.following.take(final, axis=0)
+        turn = final_tk // turns.stride
+        self.point[g] = turns.point.take(turn)
+        seen = turns.flags.take(turn, axis=0)
+        self.snake_eyes[g] = seen[:, 0]
+        self.threes[g] = seen[:, 1]
+        self.high_fives[g] = seen[:, 2]
+        mode = turns.mode.take(turn)
+        over = chain.over.take(final)
+        roller = chain.roller.take(final)
+        phase = np.where(
+            (mode == chain_.STOP_ELECT) | (mode == chain_.PEND_ELECT),
+            ELECT,
+            np.where((mode == chain_.STOP_BUY) | (mode == chain_.PEND_BUY), BUY, TURN),
+        )
+        if over.any():
+            phase[over] = OVER
+            go = g[over]
+            self.winner[go] = chain.winner.take(final[over])
+            last_seat[over] = roller[over]
+            last_end[over] = ENDS["over"]
+            roller[over] = -1
+        self.last_end[g] = last_end
+        self.last_seat[g] = last_seat
+        self.phase[g] = phase
+        self.roller[g] = roller
 
     def _thrown(self, g: Ints, a: Ints, b: Ints) -> None:
         self.throws[g] += 1
