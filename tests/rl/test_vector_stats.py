@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dicehall.batch.kariki import KarikiBatch
-from dicehall.batch.seated import kariki, toplshteyner
+from dicehall.batch.seated import kariki, tao_rounds, toplshteyner
 from dicehall.batch.seated import toplshteyner_chain as chain
 from dicehall.rl.gymnasium import DicehallGymEnv
 from dicehall.rl.vector import DicehallVectorEnv
@@ -42,6 +42,7 @@ CONFIGS: dict[str, tuple[int, int, dict[str, object]]] = {
     "toplshteyner": (4_000, 1, {"seats": 3}),
     "tepiiku": (3_000, 1, {"bankroll": 8}),
     "tao": (3_000, 1, {"seats": 3, "length": "round"}),
+    "tao-match": (1_500, 0, {"seats": 4, "length": "single"}),
     "toplshteyner-cap": (3_000, 0, {"seats": 4, "max_steps": 5}),
 }
 
@@ -178,4 +179,39 @@ def test_a_broken_rule_of_the_chain_is_caught(monkeypatch: pytest.MonkeyPatch) -
         failed = dict(differences(vector_sample("toplshteyner"), single_sample("toplshteyner")))
     finally:
         chain.turns.cache_clear()
+    assert failed
+
+
+def test_taos_rounds_without_the_seat_are_played_in_a_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the seat is out of a four-seat match (D10) the others play on without it, a
+    game at a time (`tao_rounds`, the opponents being random) when few games are left."""
+    played = []
+
+    def counts(*args: Any) -> None:
+        played.append(1)
+        rounds(*args)
+
+    rounds = tao_rounds.play_rounds
+    monkeypatch.setattr(tao_rounds, "play_rounds", counts)
+    envs = DicehallVectorEnv(64, "tao", seats=4, opponents="random", length="single")
+    rng = np.random.default_rng(3)
+    _, infos = envs.reset(seed=3)
+    for _ in range(200):
+        masks = infos["action_mask"]
+        _, _, _, _, infos = envs.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+    assert played
+
+
+def test_a_broken_rule_of_taos_loop_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """D11 forgotten by the loop: the bid unit stays where it was when the seat went out,
+    and the match's last observation shows it (and the stakes run lower)."""
+
+    def forgets(game: Any, n: int) -> None:
+        m = game.m
+        mark_out(game, n)
+        game.m = m
+
+    mark_out = tao_rounds._mark_out
+    monkeypatch.setattr(tao_rounds, "_mark_out", forgets)
+    failed = dict(differences(vector_sample("tao-match"), single_sample("tao-match")))
     assert failed

@@ -20,11 +20,12 @@ round and tie-break numbers, and the last showdown.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
 from dicehall.batch.base import Bools, Handler, Ints
+from dicehall.batch.seated import tao_rounds
 from dicehall.batch.seated.base import Floats, Seated
 from dicehall.batch.seated.tensor import Seen, Tensors
 from dicehall.batch.tao import OPENER, OVER, ROUND, TaoBatch, opens, replies
@@ -41,6 +42,44 @@ ACTIONS = 14
 PHASE_INDEX = {ANTE: 1, BET: 3, OVER: 6}
 """The encoding's phase of each phase a seat is seen in: deciding, or at the end."""
 STATUS_IN, STATUS_FOLDED, STATUS_SITTING_OUT, STATUS_OUT = range(4)
+LOOP_GAMES = 64
+"""At most this many games in rounds without an outside seat are played a game at a time in
+Python (`tao_rounds`), when the batch's own seats all play at random; more, a round a pass."""
+ROW_LISTS = (
+    "black",
+    "white",
+    "out",
+    "in_round",
+    "matches_won",
+    "dice",
+    "d12",
+    "must_reroll",
+    "folded",
+    "bet",
+    "paid_black",
+    "paid_white",
+    "shown",
+    "shown_total",
+    "top",
+)
+ROW_NUMBERS = (
+    "pot_black",
+    "pot_white",
+    "m",
+    "ante_due",
+    "token_holder",
+    "token_gold",
+    "first_player",
+    "winner",
+    "steps",
+    "decisions",
+    "round_no",
+    "tiebreak",
+    "stage",
+    "raiser",
+    "opener",
+)
+"""The per-game arrays `tao_rounds` reads and writes: a list per game, or a number."""
 
 
 class TaoSeated(Seated, TaoBatch):
@@ -85,12 +124,45 @@ class TaoSeated(Seated, TaoBatch):
     def handlers(self) -> dict[int, Handler]:
         return {
             OPENER: self._opener,
-            ROUND: self._round,
+            ROUND: self._rounds,
             ANTE: self._ante_step,
             BET: self._bet_step,
         }
 
     # --- rounds without outside seats, played whole: what the view keeps of them ----
+
+    def _rounds(self, g: Ints) -> None:
+        """A round in each of games `g` (no outside seat in it): a round a pass, or, for a
+        few games with random seats only, every round up to one with an outside seat in it
+        (or the end), game by game (`tao_rounds`)."""
+        if g.size > LOOP_GAMES or self.heuristic.any():
+            self._round(g)
+            return
+        lists = [getattr(self, name)[g].tolist() for name in ROW_LISTS]
+        numbers = [getattr(self, name)[g].tolist() for name in ROW_NUMBERS]
+        events = [(name, counts[g].tolist()) for name, counts in self.events.items()]
+        outside = self.outside.tolist()
+        uniform = _uniforms(self.rng).__next__
+        rows = []
+        for i in range(g.size):
+            row = tao_rounds.Game(
+                **{name: values[i] for name, values in zip(ROW_LISTS, lists, strict=True)},
+                **{name: values[i] for name, values in zip(ROW_NUMBERS, numbers, strict=True)},
+                events={name: counts[i] for name, counts in events},
+                length=self.length,
+                over=False,
+            )
+            tao_rounds.play_rounds(row, outside, uniform)
+            rows.append(row)
+        for name in ROW_LISTS + ROW_NUMBERS:
+            getattr(self, name)[g] = [getattr(row, name) for row in rows]
+        for name, counts in self.events.items():
+            counts[g] = [row.events[name] for row in rows]
+        over = np.array([row.over for row in rows])
+        self.phase[g[over]] = OVER
+        ante = np.array([row.next_ante for row in rows])
+        self._start_round(g[~over & ante], ante=True)
+        self._start_round(g[~over & ~ante], ante=False)
 
     def _ante(self, g: Ints) -> None:
         self.decisions[g] += self.in_round[g].sum(axis=1)
@@ -422,6 +494,12 @@ class TaoSeated(Seated, TaoBatch):
         t.flags("showdown_top", seen.seats(self.top))
         t.one_hot("winner", seen.relative(winner))
         return t.done()
+
+
+def _uniforms(rng: np.random.Generator) -> Iterator[float]:
+    """Numbers uniform in [0, 1) from `rng`, drawn a block at a time."""
+    while True:
+        yield from rng.random(1024).tolist()
 
 
 PHASES = np.zeros(BET + 1, dtype=np.int64)
