@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 PASS, RAISE, CALL, FOLD = range(4)
 """A seat's bet in this stage, as `dicehall.batch.seated.tao` numbers them."""
+TWO_D6 = [a + b for a in range(1, 7) for b in range(1, 7)]
+"""The totals of the 36 throws of two d6."""
 
 
 @dataclass(slots=True)
@@ -72,13 +74,15 @@ def play_rounds(game: Game, outside: list[bool], uniform: Callable[[], float]) -
     would begin with an outside seat in it (`game.next_ante` tells which kind), or the game
     is over. `uniform` draws a number in [0, 1)."""
     n = len(game.black)
+    ours = [s for s in range(n) if outside[s]]
     ante = game.ante_due
     while True:
         _round(game, n, ante, uniform)
         if game.over:
             return
         ante = game.ante_due
-        if any(i and o for i, o in zip(game.in_round, outside, strict=True)):
+        in_round = game.in_round
+        if any(in_round[s] for s in ours):
             game.next_ante = ante
             return
         _start_round(game, n, ante)
@@ -104,13 +108,6 @@ def _opener(game: Game, n: int) -> int:
     return start
 
 
-def _terms(game: Game, seat: int) -> tuple[int, int, int]:
-    """What `seat` pays (D2, D4: m or all it has) and the fewest and most white in it."""
-    black, white = game.black[seat], game.white[seat]
-    pay = min(game.m, black + white)
-    return pay, max(0, pay - black), min(white, pay)
-
-
 def _round(game: Game, n: int, ante: bool, uniform: Callable[[], float]) -> None:
     """`TaoBatch._round` with random seats: antes, throws, two stages, showdown."""
     events = game.events
@@ -120,16 +117,20 @@ def _round(game: Game, n: int, ante: bool, uniform: Callable[[], float]) -> None
     game.d12 = [0] * n
     game.stage = 1
     game.must_reroll = [False] * n
-    playing = [s for s in range(n) if in_round[s]]
-    count = len(playing)
+    count = in_round.count(True)
     if ante:  # D2: the fewest to the most white, uniformly
-        for s in playing:
-            pay, low, high = _terms(game, s)
-            white = low + int(uniform() * (high - low + 1))
-            game.black[s] -= pay - white
-            game.white[s] -= white
-            game.pot_black += pay - white
-            game.pot_white += white
+        black, white, m = game.black, game.white, game.m
+        for s in range(n):
+            if in_round[s]:
+                have = black[s] + white[s]
+                pay = m if m < have else have
+                low = pay - black[s] if pay > black[s] else 0
+                high = white[s] if white[s] < pay else pay
+                paid = low + int(uniform() * (high - low + 1))
+                black[s] -= pay - paid
+                white[s] -= paid
+                game.pot_black += pay - paid
+                game.pot_white += paid
         game.steps += count
         events["ante"] += count
         game.decisions += count
@@ -137,11 +138,11 @@ def _round(game: Game, n: int, ante: bool, uniform: Callable[[], float]) -> None
     events["throw"] += count
     if not _bet(game, n, 1, uniform):
         return
-    rerolls = sum(game.must_reroll)  # D5: the two d6 again, still unseen
+    rerolls = game.must_reroll.count(True)  # D5: the two d6 again, still unseen
     game.steps += rerolls
     events["throw"] += rerolls
     game.must_reroll = [False] * n
-    count = sum(in_round)  # D6
+    count = in_round.count(True)  # D6
     game.steps += count
     events["d12"] += count
     game.d12 = [1 + int(uniform() * 12) if in_round[s] else 0 for s in range(n)]
@@ -149,7 +150,7 @@ def _round(game: Game, n: int, ante: bool, uniform: Callable[[], float]) -> None
     if not _bet(game, n, 2, uniform):
         return
     again = game.must_reroll
-    rerolls = sum(again)
+    rerolls = again.count(True)
     game.steps += rerolls
     events["d12"] += rerolls
     for s in range(n):
@@ -231,7 +232,7 @@ def _bet(game: Game, n: int, stage: int, uniform: Callable[[], float]) -> bool:
     game.raiser = raiser
     game.opener = opener
     game.stage = stage
-    if raiser >= 0 and sum(in_round) == 1:  # D7: everyone else folded
+    if raiser >= 0 and in_round.count(True) == 1:  # D7: everyone else folded
         _take_pot(game, n, raiser)
         return False
     return True
@@ -245,14 +246,14 @@ def _showdown(game: Game, n: int, uniform: Callable[[], float]) -> None:
     totals = [-1] * n
     for s in range(n):
         if in_round[s]:
-            game.dice[s] = 2 + int(uniform() * 6) + int(uniform() * 6)
+            game.dice[s] = TWO_D6[int(uniform() * 36)]
             totals[s] = game.dice[s] + game.d12[s]
     best = max(totals)
     top = [in_round[s] and totals[s] == best for s in range(n)]
     game.shown = list(in_round)
     game.shown_total = [max(t, 0) for t in totals]
     game.top = top
-    if sum(top) == 1:
+    if top.count(True) == 1:
         _take_pot(game, n, top.index(True))
         return
     events["tie"] += 1
@@ -273,7 +274,7 @@ def _take_pot(game: Game, n: int, seat: int) -> None:
         game.winner = seat
         game.over = True
         return
-    if sum(not o for o in game.out) == 1:
+    if game.out.count(False) == 1:
         _end_match(game, n, seat)
         return
     game.in_round = [not o for o in game.out]
@@ -287,7 +288,7 @@ def _mark_out(game: Game, n: int) -> None:
             game.out[s] = True
             game.events["out"] += 1
     if n >= 4:
-        game.m = 1 + sum(game.out) // 2
+        game.m = 1 + game.out.count(True) // 2
 
 
 def _end_match(game: Game, n: int, seat: int) -> None:
