@@ -83,10 +83,21 @@ def shipped_tables() -> dict[int, Table]:
 
 
 @cache
-def _shipped() -> dict[int, Table]:
+def _shipped_file() -> StrategyFile:
+    """The shipped file, its bytes checked once (3 MB: the round and scored policies are
+    all read from this one copy)."""
     path = SHIPPED / SHIPPED_NAME
     check_shipped(path, SHIPPED_SHA256)
-    return read(path)
+    return _load(path)
+
+
+def _load(path: Path) -> StrategyFile:
+    return load(path, "kariki", max(SEAT_COUNTS), SHIPPED_OPTIONS)
+
+
+@cache
+def _shipped() -> dict[int, Table]:
+    return _tables(_shipped_file())
 
 
 @dataclass(frozen=True)
@@ -124,14 +135,15 @@ def scored_applies(game: Game) -> bool:
 
 @cache
 def _shipped_scored(seats_in: int) -> ScoredTable | None:
-    path = SHIPPED / SHIPPED_NAME
-    check_shipped(path, SHIPPED_SHA256)
-    return read_scored(path, seats_in)
+    return _scored(_shipped_file(), seats_in)
 
 
 def read_scored(path: Path, seats_in: int) -> ScoredTable | None:
     """A table file's policy per score with `seats_in` seats in, if it holds one."""
-    stored = load(path, "kariki", max(SEAT_COUNTS), SHIPPED_OPTIONS)
+    return _scored(_load(path), seats_in)
+
+
+def _scored(stored: StrategyFile, seats_in: int) -> ScoredTable | None:
     name = f"scored{seats_in}"
     if f"{name}_keys" not in stored.arrays:
         return None
@@ -145,7 +157,10 @@ def read_scored(path: Path, seats_in: int) -> ScoredTable | None:
 
 def read(path: Path) -> dict[int, Table]:
     """A table file's policies by seat count, verified against its checksum and options."""
-    stored = load(path, "kariki", max(SEAT_COUNTS), SHIPPED_OPTIONS)
+    return _tables(_load(path))
+
+
+def _tables(stored: StrategyFile) -> dict[int, Table]:
     keys, starts, chances = (stored.arrays[n] for n in ("keys", "starts", "chances"))
     out: dict[int, Table] = {}
     for i, row in enumerate(keys.tolist()):
