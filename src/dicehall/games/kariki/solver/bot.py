@@ -78,7 +78,8 @@ class SolverBot:
         self.rng = rng
         self.game = game
         self.answers = HeuristicBot(game, seat, rng) if game.seats > 2 else None
-        self.table = TableBot(game, seat, rng) if game.seats > 2 else None
+        # the table bot's scored policies, for the options they are solved for
+        self.table = TableBot(game, seat, rng) if game.seats > 2 and scored_applies(game) else None
 
     @cached_property
     def strategy(self) -> Strategy:
@@ -87,7 +88,7 @@ class SolverBot:
 
     def policy(self, view: View, legal: Sequence[Mapping[str, Any]]) -> list[float]:
         """The chance of each legal action."""
-        if self.table is not None and plays_table(self.game, view):
+        if self.table is not None and _seats_in(view) <= max(SCORED_SEATS):
             self.table.seat = self.seat
             return self.table.policy(view, legal)
         if self.answers is not None:
@@ -122,5 +123,8 @@ class SolverBot:
 def plays_table(game: Game, view: View) -> bool:
     """Whether the solver plays as the table bot at this view: four seats in or fewer, for the
     options the scored policies are solved for (module docstring)."""
-    seats_in = sum(not out for out in view["out"])
-    return seats_in <= max(SCORED_SEATS) and scored_applies(game)
+    return _seats_in(view) <= max(SCORED_SEATS) and scored_applies(game)
+
+
+def _seats_in(view: View) -> int:
+    return sum(not out for out in view["out"])
