@@ -19,6 +19,8 @@ from tests.server.databases import CHEAP, db_url
 from tests.server.helpers import Conn, create, drive, receive, running
 from tests.server.rated import game_of, named
 
+pytestmark = pytest.mark.usefixtures("window_start")
+
 __all__ = ["db_url"]  # the fixture
 
 PASSWORD = "correct horse battery"

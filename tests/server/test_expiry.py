@@ -60,6 +60,7 @@ def test_a_waiting_table_expires_and_leaves_the_lobby(tmp_path: Path) -> None:
         assert client.get(f"/api/tables/{waiting['table_id']}").json()["status"] == "closed"
 
 
+@pytest.mark.usefixtures("window_start")
 def test_expiry_frees_the_cap_on_waiting_tables(tmp_path: Path) -> None:
     limits = replace(Limits.generous(), waiting_per_address=3)
     with running(tmp_path / "db.sqlite", limits=limits) as client:
@@ -81,6 +82,7 @@ def test_private_tables_are_not_listed_but_their_room_finds_them(tmp_path: Path)
         assert found["table_id"] == private["table_id"] and not found["settings"]["listed"]
 
 
+@pytest.mark.usefixtures("window_start")
 def test_room_lookups_are_limited_like_joins(tmp_path: Path) -> None:
     limits = Limits(1000, 1000, joins_per_minute=6, joins_burst=2)
     with running(tmp_path / "db.sqlite", limits=limits) as client:

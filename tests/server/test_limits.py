@@ -14,6 +14,8 @@ from dicehall.server.ops.limits import Limiter, Limits, TooManyRequests
 from tests.aio import run
 from tests.server.helpers import create, running
 
+pytestmark = pytest.mark.usefixtures("window_start")
+
 TIGHT = replace(
     Limits.generous(), tables_per_minute=6, tables_burst=3, joins_per_minute=6, joins_burst=2
 )

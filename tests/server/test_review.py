@@ -146,6 +146,7 @@ def test_a_practice_set_is_the_engines_for_its_seed(server: TestClient) -> None:
     assert tao["seats"] == 2
 
 
+@pytest.mark.usefixtures("window_start")
 def test_reviews_and_practice_share_a_per_address_budget(tmp_path: Path) -> None:
     limits = Limits.generous()
     tight = Limits(**{**limits.__dict__, "reviews_per_minute": 1.0, "reviews_burst": 2})

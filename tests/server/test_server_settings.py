@@ -54,6 +54,7 @@ def serve(*args: str) -> str:
     return result.output
 
 
+@pytest.mark.usefixtures("window_start")
 def test_environment_variables_reach_the_server(
     served: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
