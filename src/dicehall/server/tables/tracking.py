@@ -247,4 +247,5 @@ def _give_answers(done: Future[list[Shown | Exception]], answers: list[Future[Sh
 
 
 def _ignore(future: Future[Any]) -> None:
-    future.exception()
+    if not future.cancelled():  # a cancelled future has no exception to read: it raises
+        future.exception()
