@@ -210,6 +210,21 @@ def test_short_episodes_truncate_at_max_steps() -> None:
     assert ended.all()
 
 
+@pytest.mark.parametrize("envs_count", [16, 1024])  # the walk's long passes, and its short
+def test_toplshteyners_walk_stops_at_max_steps(envs_count: int) -> None:
+    """The throws walked on tables between two decisions (the batch's own seats decide in
+    them) never take an episode past its decisions: it ends as a truncation at the limit."""
+    envs = DicehallVectorEnv(envs_count, "toplshteyner", seats=4, opponents="random", max_steps=3)
+    rng = np.random.default_rng(1)
+    _, infos = envs.reset(seed=1)
+    truncations = 0
+    for _ in range(40):
+        _, _, _, truncated, infos = envs.step(random_actions(infos["action_mask"], rng))
+        assert (envs.batch.decisions <= 3).all()
+        truncations += int(truncated.sum())
+    assert truncations > 0
+
+
 def test_what_the_batch_cannot_play_is_refused() -> None:
     with pytest.raises(OptionError, match="random and heuristic; not solver"):
         DicehallVectorEnv(2, "kariki", opponents="solver")
