@@ -145,7 +145,7 @@ class TaoBatch(Batch):
         holder = self.token_holder[g]
         start = np.where(holder >= 0, holder, self.first_player[g])
         order = (start[:, None] + np.arange(self.n)) % self.n
-        mask = self.in_round[g[:, None], order]
+        mask = self.in_round.reshape(-1).take(g[:, None] * self.n + order)  # (flat: cheaper)
         opener: Ints = order[np.arange(g.size), np.argmax(mask, axis=1)]
         return opener
 
@@ -383,6 +383,8 @@ class TaoBatch(Batch):
 
     def _start_match(self, g: Ints) -> None:
         """D1: four black and two white stones each; everyone is in."""
+        if g.size == 0:
+            return
         self.events["match"][g] += 1
         self.black[g] = START_BLACK
         self.white[g] = START_WHITE
@@ -393,6 +395,8 @@ class TaoBatch(Batch):
 
     def _start_round(self, g: Ints, ante: bool) -> None:
         """A round for the seats in `in_round`; a tie-break round has no ante (D9)."""
+        if g.size == 0:
+            return
         self.events["round"][g] += 1
         self.phase[g] = ROUND
         self.ante_due[g] = ante
@@ -436,6 +440,8 @@ class TaoBatch(Batch):
 
     def _mark_out(self, g: Ints) -> None:
         """D10, D11: a seat not in the round with no stones is out; m follows the outs."""
+        if g.size == 0:
+            return
         stones = self.black[g] + self.white[g]
         newly = ~self.out[g] & ~self.in_round[g] & (stones == 0)
         self.events["out"][g] += newly.sum(axis=1)
@@ -445,6 +451,8 @@ class TaoBatch(Batch):
 
     def _end_match(self, g: Ints, seat: Ints) -> None:
         """D12: the token moves to the winner, turns gold, or wins the game."""
+        if g.size == 0:
+            return
         self.events["match-won"][g] += 1
         self.matches_won[g, seat] += 1
         lacks = self.token_holder[g] != seat

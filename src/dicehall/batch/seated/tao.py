@@ -216,9 +216,9 @@ class TaoSeated(Seated, TaoBatch):
 
     def _start_round(self, g: Ints, ante: bool) -> None:
         """A round (or a tie-break round, without an ante): its antes, or its throws."""
-        super()._start_round(g, ante)
         if g.size == 0:
             return
+        super()._start_round(g, ante)
         if ante:
             self.round_no[g] += 1
             self.tiebreak[g] = 0
@@ -240,6 +240,8 @@ class TaoSeated(Seated, TaoBatch):
             self._throw_two_d6(g)
 
     def _reset_bets(self, g: Ints) -> None:
+        if g.size == 0:
+            return
         self.bet[g] = -1
         self.paid_black[g] = 0
         self.paid_white[g] = 0
@@ -248,15 +250,19 @@ class TaoSeated(Seated, TaoBatch):
 
     def _line_up(self, g: Ints, first: Ints, skip_first: bool) -> None:
         """The seats in the round clockwise from `first` (without it, after a raise)."""
+        if g.size == 0:
+            return
         order = (first[:, None] + np.arange(self.n)) % self.n
         self.order[g] = order
-        queue = np.take_along_axis(self.in_round[g], order, axis=1)
+        queue = self.in_round.reshape(-1).take(g[:, None] * self.n + order)  # (flat: cheaper)
         queue[:, 0] &= not skip_first
         self.queue[g] = queue
         self.pos[g] = np.argmax(queue, axis=1)
 
     def _throw_two_d6(self, g: Ints) -> None:
         """D2: everyone in throws two d6, hidden; then stage one's betting."""
+        if g.size == 0:
+            return
         playing = self.in_round[g]
         self.faces[g] = np.where(playing[..., None], self._faces(g.size), 0)
         self.dice[g] = self.faces[g].sum(axis=2)
@@ -268,6 +274,8 @@ class TaoSeated(Seated, TaoBatch):
 
     def _start_betting(self, g: Ints) -> None:
         """D3: a stage's betting, clockwise from the opener."""
+        if g.size == 0:
+            return
         self._reset_bets(g)
         self.opener[g] = self._find_opener(g)
         self.phase[g] = BET
