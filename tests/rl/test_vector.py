@@ -210,7 +210,7 @@ def test_short_episodes_truncate_at_max_steps() -> None:
     assert ended.all()
 
 
-@pytest.mark.parametrize("envs_count", [16, 1024])  # the walk's long passes, and its short
+@pytest.mark.parametrize("envs_count", [16, 1024])
 def test_toplshteyners_walk_stops_at_max_steps(envs_count: int) -> None:
     """The throws walked on tables between two decisions (the batch's own seats decide in
     them) never take an episode past its decisions: it ends as a truncation at the limit."""

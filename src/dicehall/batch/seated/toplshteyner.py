@@ -45,10 +45,6 @@ BUY_LIFE, DECLINE_LIFE, ELECT_FIRST = 0, 1, 2
 COLUMNS = 16
 """Numbers drawn per game and pass of the chain (`ToplshteynerSeated._walk`); at most 23,
 so that a pass's columns (twice over, for its throws) are bits of a float32 exactly."""
-FEW_GAMES, LONG_COLUMNS = 256, 48
-"""A pass of fewer games, the last few of a step still walking, draws `LONG_COLUMNS` a game
-(at most 52: bits of a float64), so that the step waits for fewer of them: their cost is
-NumPy's per call, not per game."""
 
 
 class ToplshteynerSeated(Seated, ToplshteynerBatch):
@@ -93,15 +89,14 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
 
     def _throw(self, g: Ints) -> None:
         """P3: throws walked on the chain's tables (`_walk`), up to `COLUMNS` a game and
-        pass (`LONG_COLUMNS` in a pass of few games); the batch's own passes above
-        `chain_.MAX_SEATS` seats and for games that could reach `max_decisions` within a
-        pass."""
+        pass; the batch's own passes above `chain_.MAX_SEATS` seats and for games that
+        could reach `max_decisions` within a pass."""
         chain = self.chain()
         if chain is None:
             super()._throw(g)
             return
         if self.max_decisions is not None:
-            near = self.decisions.take(g) + LONG_COLUMNS >= self.max_decisions
+            near = self.decisions.take(g) + COLUMNS >= self.max_decisions
             if near.any():
                 super()._throw(g[near])
                 g = g[~near]
@@ -115,7 +110,7 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         after each; what the views show is read from a pass's columns at once, and the
         state written back once at the end."""
         turns = chain.turns
-        m0, n = g.size, self.n
+        m0, n, k = g.size, self.n, COLUMNS
         flags = (
             self.point.take(g) * 8
             + self.snake_eyes.take(g) * 4
@@ -134,18 +129,19 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         final_tk = np.empty(m0, dtype=np.int64)
         final_lk = np.empty(m0, dtype=np.int64)
         at = np.arange(m0)  # the games still walking, by their place in g
+        weights = np.exp2(np.arange(k, dtype=np.float32))
         bought_cells: list[Ints] = []
         back_cells: list[Ints] = []
         limit = self.max_decisions
         start, walked = int(decisions.max(initial=0)), 0  # at most one decision a column
+        shift, mask = chain_.SHIFT, chain_.MASK
         while at.size:
             m = at.size
-            k, floats = (COLUMNS, np.float32) if m >= FEW_GAMES else (LONG_COLUMNS, np.float64)
-            weights = np.exp2(np.arange(k, dtype=floats))
             codes = self.rng.integers(0, 36, (k, m), dtype=np.uint16)  # (twice as fast)
             keys = np.empty((k, m), dtype=np.int64)
             states = np.empty((k + 1, m), dtype=np.int64)
             states[0] = lk
+            packed = np.empty(m, dtype=np.int64)
             moved = np.empty(m, dtype=np.int64)
             tk = tk.copy()
             for c in range(k):
@@ -153,19 +149,20 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
                 chain.klass.take(lk, out=key, mode="wrap")
                 key += tk
                 key += codes[c]
-                turns.event.take(key, out=moved, mode="wrap")
-                turns.next_turn.take(key, out=tk, mode="wrap")
+                turns.packed.take(key, out=packed, mode="wrap")
+                np.right_shift(packed, shift, out=tk)
+                np.bitwise_and(packed, mask, out=moved)
                 moved += lk
                 lk = states[c + 1]
                 chain.after.take(moved, out=lk, mode="wrap")
             rows = np.arange(m)
             info = turns.info.take(keys)
             # this turn's throws, the last one, how the last turn ended: a game's throws and
-            # the turns' ends as bit masks of the columns (exact in float32 for k <= 23, else 64)
-            ends = (weights @ (info & chain_.ENDED).astype(floats)).astype(np.int64)
-            throw_bits = weights @ (info & chain_.THROWN).astype(floats)
+            # the turns' ends as bit masks of the columns (exact in float32: k <= 23)
+            ends = (weights @ (info & chain_.ENDED).astype(np.float32)).astype(np.int64)
+            throw_bits = weights @ (info & chain_.THROWN).astype(np.float32)
             read = (throw_bits * 0.5).astype(np.int64)
-            since = np.frexp(ends.astype(floats))[1] - 1  # -1: no turn ended
+            since = np.frexp(ends.astype(np.float32))[1] - 1  # -1: no turn ended
             count = np.bitwise_count(read >> (since + 1))
             turned = since >= 0
             throws[at] = np.where(turned, count, throws.take(at) + count)
@@ -194,9 +191,8 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
                     back_cells.append(seat[(which & chain_.WON_BACK) != 0])
             stop = chain.key_over.take(lk) | turns.stops.take(tk)
             walked += k
-            # a game that the next pass (of up to LONG_COLUMNS) could bring to the limit stops
-            if limit is not None and start + walked + LONG_COLUMNS >= limit:
-                stop |= decisions.take(at) + LONG_COLUMNS >= limit
+            if limit is not None and start + walked + k >= limit:  # else none can reach it
+                stop |= decisions.take(at) + k >= limit
             if stop.any():
                 done = at[stop]
                 final_tk[done] = tk[stop]

@@ -8,7 +8,7 @@ in, who plays the roller). So a throw is one lookup in a table of such
 states, and what it does to the lives (a life lost, back from the pot, bought,
 an election, the dice passed on) a second lookup in a table of the lives of
 every seat (`Chain`). The seated batch (`ToplshteynerSeated._walk`) walks
-`COLUMNS` throws per game in one pass, seven NumPy operations a throw for
+`COLUMNS` throws per game in one pass, eight NumPy operations a throw for
 all its games at once, and reads everything else the views show (this turn's
 throws, the last one, how the last turn ended, the lives bought and won back)
 from the pass's columns at once after.
@@ -57,6 +57,7 @@ j-th other player still in, in seat order). An END passes the dice on, and a rol
 with no life left is out: the dice pass on, or the last one in wins."""
 EVENTS = ELECT_J + MAX_SEATS - 1
 SHIFT = 4
+MASK = (1 << SHIFT) - 1
 """A lives state's key is its index << SHIFT: plus an event (below 1 << SHIFT), the key
 of the next one's table entry."""
 ENDED, THROWN, DECIDED, BOUGHT, WON_BACK = 1, 2, 4, 64, 128
@@ -200,10 +201,8 @@ class Turns:
         is a key of the tables."""
         after = np.array([index[out[0]] for out in rows], dtype=np.int64) * self.stride
         event = np.array([out[1] for out in rows], dtype=np.int64)
-        self.next_turn = after
-        """The key of the turn state after the number (over a key of the tables)."""
-        self.event = event
-        """What the number does to the lives (`NONE`, `END`, ...), an offset of a lives key."""
+        self.packed = after << SHIFT | event
+        """The key of the turn state after (`>> SHIFT`) and the lives' event (`& MASK`)."""
         end = (np.array([out[2] for out in rows], dtype=np.int64) + 1).astype(np.uint8)
         bits = [np.array([out[j] for out in rows], dtype=np.uint8) for j in (3, 4, 5)]
         self.info = bits[0] * ENDED | bits[1] * THROWN | bits[2] * DECIDED | end << 3
