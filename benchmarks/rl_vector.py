@@ -23,6 +23,14 @@ Usage:
         [--sizes 64,256,1024,4096,16384] [--rounds 3] [--slice 1.0] [--markdown]
 
 Without `--game` every game runs at the seat counts of CONFIGS.
+
+With `--instructions` it counts instead the machine instructions of an agent
+decision in the vector environment at each size (valgrind, as
+`step_instructions.py`: two runs of 10 and 40 steps, the difference divided
+by the difference in decisions, the random agent's choice included), a
+figure a loaded machine does not move; `--tree DIR` (repeatable: a source
+tree's src/ or an unpacked wheel, whose compiled modules then count) compares
+builds side by side.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -175,6 +184,32 @@ def table(gid: str, seats: int, result: dict[str, Any], markdown: bool) -> str:
     return "\n".join(out) + "\n"
 
 
+VECTOR = """
+import sys
+import numpy as np
+from dicehall.rl.vector import DicehallVectorEnv
+
+gid, seats, n, steps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+envs = DicehallVectorEnv(n, gid, seats=seats, opponents="random")
+_, infos = envs.reset(seed=1)
+rng = np.random.default_rng(1)
+masks, decisions = infos["action_mask"], 0
+for _ in range(steps):
+    decisions += int(np.count_nonzero(masks.any(axis=1)))
+    masks = envs.step(np.argmax(rng.random(masks.shape) * masks, axis=1))[4]["action_mask"]
+print(decisions)
+"""
+
+
+def instructions(gid: str, seats: int, n: int, src: Path) -> float:
+    """Instructions per agent decision at `n` environments, start-up taken out."""
+    from step_instructions import counted
+
+    d1, i1 = counted(VECTOR, [gid, str(seats), str(n), "10"], src)
+    d2, i2 = counted(VECTOR, [gid, str(seats), str(n), "40"], src)
+    return (i2 - i1) / (d2 - d1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game")
@@ -183,9 +218,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--slice", type=float, default=1.0, help="CPU seconds per loop and round")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--instructions", action="store_true", help="count, with valgrind")
+    parser.add_argument("--tree", type=Path, action="append", help="with --instructions")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     configs = [(args.game, args.seats or make_game(args.game).seats)] if args.game else CONFIGS
+    if args.instructions:
+        trees = args.tree or [Path(__file__).resolve().parent.parent / "src"]
+        print("| game, seats | envs | " + " | ".join(str(t) for t in trees) + " |")
+        print("| --- | ---: | " + " | ".join("---:" for _ in trees) + " |")
+        for gid, seats in configs:
+            for n in sizes:
+                counts = [f"{instructions(gid, seats, n, t):,.0f}" for t in trees]
+                print(f"| {gid}, {seats} | {n:,} | " + " | ".join(counts) + " |", flush=True)
+        return
     for gid, seats in configs:
         result = measure(gid, seats, sizes, args.rounds, args.slice)
         print(table(gid, seats, result, args.markdown), flush=True)

@@ -51,15 +51,21 @@ print(sum(play_one() for _ in range(games)))
 """
 
 
-def count(gid: str, games: int, src: Path) -> tuple[int, int]:
-    """(steps, instructions) of `games` games of the loop, start-up included."""
+def counted(code: str, args: list[str], src: Path) -> tuple[int, int]:
+    """(the last number `code` prints, the instructions it took) of `python -c code args`
+    on the package at `src` (a source tree's src/, or an unpacked wheel)."""
     command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-    command += [sys.executable, "-c", PLAY.format(here=str(HERE)), gid, str(games)]
+    command += [sys.executable, "-c", code, *args]
     env = {**os.environ, "PYTHONPATH": str(src)}
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     refs = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     assert refs is not None, done.stderr
     return int(done.stdout.split()[-1]), int(refs.group(1).replace(",", ""))
+
+
+def count(gid: str, games: int, src: Path) -> tuple[int, int]:
+    """(steps, instructions) of `games` games of the loop, start-up included."""
+    return counted(PLAY.format(here=str(HERE)), [gid, str(games)], src)
 
 
 def per_step(gid: str, games: int, src: Path) -> float:
