@@ -41,6 +41,7 @@ def test_solver_plays_as_the_table_bot_with_four_seats_in_or_fewer(seats: int) -
     other options, the solver's own."""
     game = make_game("kariki", seats)
     solver, table = SolverBot(game, 0, random.Random(0)), TableBot(game, 0, random.Random(0))
+    other_options = SolverBot(make_game("kariki", seats, {"berries": 3}), 0, random.Random(0))
     seen = {True: 0, False: 0}
 
     def check(
@@ -53,8 +54,8 @@ def test_solver_plays_as_the_table_bot_with_four_seats_in_or_fewer(seats: int) -
             seen[few] += 1
             if few:
                 assert solver.policy(view, legal) == table.policy(view, legal)
-            assert solver_bot.plays_table(game, view) == few
-        assert not solver_bot.plays_table(make_game("kariki", seats, {"berries": 3}), view)
+            assert solver.plays_table(view) == few
+        assert not other_options.plays_table(view)
 
     for seed in range(3):
         each_decision_redrawn("kariki", seats, ["solver"], seed, check)

@@ -321,7 +321,7 @@ def _reads_claimer_pair(cells: Cells, seat: int, kind: int) -> Hashable:
 
 def _reads_solver(cells: Cells, seat: int, kind: int) -> Hashable:
     """The solver for the default options: as the table bot with four seats in or fewer
-    (`bot.plays_table`), else as `_reads_claimer_pair`."""
+    (`SolverBot.plays_table`), else as `_reads_claimer_pair`."""
     if sum(c != OUT for c in cells) <= max(SCORED_SEATS):
         return _reads_table(cells, seat, kind)
     return _reads_claimer_pair(cells, seat, kind)

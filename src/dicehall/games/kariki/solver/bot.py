@@ -88,7 +88,7 @@ class SolverBot:
 
     def policy(self, view: View, legal: Sequence[Mapping[str, Any]]) -> list[float]:
         """The chance of each legal action."""
-        if self.table is not None and _seats_in(view) <= max(SCORED_SEATS):
+        if self.table is not None and self.plays_table(view):
             self.table.seat = self.seat
             return self.table.policy(view, legal)
         if self.answers is not None:
@@ -104,6 +104,11 @@ class SolverBot:
         wanted = BUY if view["phase"] == "emergency" else LEFT
         return [1.0 if action == wanted else 0.0 for action in legal]
 
+    def plays_table(self, view: View) -> bool:
+        """Whether it plays as the table bot at this view: four seats in or fewer, for the
+        options the scored policies are solved for (module docstring)."""
+        return self.table is not None and sum(not out for out in view["out"]) <= max(SCORED_SEATS)
+
     def chances(self, view: View) -> list[float]:
         """The strategy's chances at a claim or answer: from the opening table on a match's
         first roll, else from the strategy (loaded at the first such decision)."""
@@ -118,13 +123,3 @@ class SolverBot:
     def choose(self, view: View, legal: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
         chances = self.policy(view, legal)
         return draw(self.rng, legal, chances)
-
-
-def plays_table(game: Game, view: View) -> bool:
-    """Whether the solver plays as the table bot at this view: four seats in or fewer, for the
-    options the scored policies are solved for (module docstring)."""
-    return _seats_in(view) <= max(SCORED_SEATS) and scored_applies(game)
-
-
-def _seats_in(view: View) -> int:
-    return sum(not out for out in view["out"])
