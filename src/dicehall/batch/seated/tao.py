@@ -20,7 +20,9 @@ round and tie-break numbers, and the last showdown.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
+from itertools import repeat
+from operator import attrgetter
 
 import numpy as np
 
@@ -28,7 +30,7 @@ from dicehall.batch.base import Bools, Handler, Ints
 from dicehall.batch.seated import tao_rounds
 from dicehall.batch.seated.base import Floats, Seated
 from dicehall.batch.seated.tensor import Seen, Tensors
-from dicehall.batch.tao import OPENER, OVER, ROUND, TaoBatch, opens, replies
+from dicehall.batch.tao import EVENTS, OPENER, OVER, ROUND, TaoBatch, opens, replies
 from dicehall.core.game import Game
 
 ANTE, BET = OVER + 1, OVER + 2
@@ -45,41 +47,6 @@ STATUS_IN, STATUS_FOLDED, STATUS_SITTING_OUT, STATUS_OUT = range(4)
 LOOP_GAMES = 64
 """At most this many games in rounds without an outside seat are played a game at a time in
 Python (`tao_rounds`), when the batch's own seats all play at random; more, a round a pass."""
-ROW_LISTS = (
-    "black",
-    "white",
-    "out",
-    "in_round",
-    "matches_won",
-    "dice",
-    "d12",
-    "must_reroll",
-    "folded",
-    "bet",
-    "paid_black",
-    "paid_white",
-    "shown",
-    "shown_total",
-    "top",
-)
-ROW_NUMBERS = (
-    "pot_black",
-    "pot_white",
-    "m",
-    "ante_due",
-    "token_holder",
-    "token_gold",
-    "first_player",
-    "winner",
-    "steps",
-    "decisions",
-    "round_no",
-    "tiebreak",
-    "stage",
-    "raiser",
-    "opener",
-)
-"""The per-game arrays `tao_rounds` reads and writes: a list per game, or a number."""
 
 
 class TaoSeated(Seated, TaoBatch):
@@ -138,29 +105,23 @@ class TaoSeated(Seated, TaoBatch):
         if g.size > LOOP_GAMES or self.heuristic.any():
             self._round(g)
             return
-        lists = [getattr(self, name)[g].tolist() for name in ROW_LISTS]
-        numbers = [getattr(self, name)[g].tolist() for name in ROW_NUMBERS]
-        events = [(name, counts[g].tolist()) for name, counts in self.events.items()]
+        # each game's rows as a `tao_rounds.Game` and back, field by field in C (zip,
+        # attrgetter): a Python loop over the fields would cost more than the rounds
+        columns = [getattr(self, name)[g].tolist() for name in tao_rounds.COLUMNS]
+        counts = [self.events[name][g].tolist() for name in EVENTS]
+        events = (dict(zip(EVENTS, row, strict=True)) for row in zip(*counts, strict=True))
+        rows = list(map(tao_rounds.Game, *columns, events, repeat(self.length, g.size)))
         outside = self.outside.tolist()
-        uniform = _uniforms(self.rng).__next__
-        rows = []
-        for i in range(g.size):
-            row = tao_rounds.Game(
-                **{name: values[i] for name, values in zip(ROW_LISTS, lists, strict=True)},
-                **{name: values[i] for name, values in zip(ROW_NUMBERS, numbers, strict=True)},
-                events={name: counts[i] for name, counts in events},
-                length=self.length,
-                over=False,
-            )
-            tao_rounds.play_rounds(row, outside, uniform)
-            rows.append(row)
-        for name in ROW_LISTS + ROW_NUMBERS:
-            getattr(self, name)[g] = [getattr(row, name) for row in rows]
-        for name, counts in self.events.items():
-            counts[g] = [row.events[name] for row in rows]
-        over = np.array([row.over for row in rows])
+        draws = tao_rounds.Draws(lambda: self.rng.random(1024).tolist())
+        for row in rows:
+            tao_rounds.play_rounds(row, outside, draws)
+        *columns, played, ended, next_ante = zip(*map(FIELDS, rows), strict=True)
+        for name, column in zip(tao_rounds.COLUMNS, columns, strict=True):
+            getattr(self, name)[g] = column
+        for name, column in zip(EVENTS, zip(*map(dict.values, played), strict=True), strict=True):
+            self.events[name][g] = column  # (the loop adds to a game's counts, in their order)
+        over, ante = np.array(ended), np.array(next_ante)
         self.phase[g[over]] = OVER
-        ante = np.array([row.next_ante for row in rows])
         self._start_round(g[~over & ante], ante=True)
         self._start_round(g[~over & ~ante], ante=False)
 
@@ -504,12 +465,8 @@ class TaoSeated(Seated, TaoBatch):
         return t.done()
 
 
-def _uniforms(rng: np.random.Generator) -> Iterator[float]:
-    """Numbers uniform in [0, 1) from `rng`, drawn a block at a time."""
-    while True:
-        yield from rng.random(1024).tolist()
-
-
+FIELDS = attrgetter(*tao_rounds.COLUMNS, "events", "over", "next_ante")
+"""What `TaoSeated._rounds` takes back from a `tao_rounds.Game`."""
 PHASES = np.zeros(BET + 1, dtype=np.int64)
 """By phase, the encoding's phase (`PHASE_INDEX`)."""
 for _phase, _index in PHASE_INDEX.items():

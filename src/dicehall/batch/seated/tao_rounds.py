@@ -19,7 +19,7 @@ when the second stage starts and again if it rerolls (the view shows it).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 PASS, RAISE, CALL, FOLD = range(4)
 """A seat's bet in this stage, as `dicehall.batch.seated.tao` numbers them."""
@@ -27,57 +27,112 @@ TWO_D6 = [a + b for a in range(1, 7) for b in range(1, 7)]
 """The totals of the 36 throws of two d6."""
 
 
+COLUMNS = (
+    "black",
+    "white",
+    "out",
+    "in_round",
+    "matches_won",
+    "dice",
+    "d12",
+    "must_reroll",
+    "folded",
+    "bet",
+    "paid_black",
+    "paid_white",
+    "shown",
+    "shown_total",
+    "top",
+    "pot_black",
+    "pot_white",
+    "m",
+    "ante_due",
+    "token_holder",
+    "token_gold",
+    "first_player",
+    "winner",
+    "steps",
+    "decisions",
+    "round_no",
+    "tiebreak",
+    "stage",
+    "raiser",
+    "opener",
+)
+"""The batch's per-game arrays a `Game` is made of, in the order of its first fields: a
+seated batch hands over their rows and takes them back (`TaoSeated._rounds`)."""
+
+
 @dataclass(slots=True)
 class Game:
-    """One game's state, as Python numbers and lists (the batch's arrays' rows)."""
+    """One game's state, as Python numbers and lists: the batch's arrays' rows (`COLUMNS`,
+    in that order), its event counts, its length."""
 
     black: list[int]
     white: list[int]
+    out: list[bool]
+    in_round: list[bool]
+    matches_won: list[int]
+    # the view of the last round played (`TaoSeated`'s arrays)
+    dice: list[int]
+    d12: list[int]
+    must_reroll: list[bool]
+    folded: list[bool]
+    bet: list[int]
+    paid_black: list[int]
+    paid_white: list[int]
+    shown: list[bool]
+    shown_total: list[int]
+    top: list[bool]
     pot_black: int
     pot_white: int
-    out: list[bool]
     m: int
-    in_round: list[bool]
     ante_due: bool
     token_holder: int
     token_gold: bool
-    matches_won: list[int]
     first_player: int
     winner: int
-    over: bool
     steps: int
     decisions: int
     round_no: int
     tiebreak: int
+    stage: int
+    raiser: int
+    opener: int
     events: dict[str, int]
     length: str
-    # the view of the last round played (`TaoSeated`'s arrays)
-    dice: list[int] = field(default_factory=list)
-    d12: list[int] = field(default_factory=list)
-    must_reroll: list[bool] = field(default_factory=list)
-    folded: list[bool] = field(default_factory=list)
-    bet: list[int] = field(default_factory=list)
-    paid_black: list[int] = field(default_factory=list)
-    paid_white: list[int] = field(default_factory=list)
-    stage: int = 1
-    raiser: int = -1
-    opener: int = -1
-    shown: list[bool] = field(default_factory=list)
-    shown_total: list[int] = field(default_factory=list)
-    top: list[bool] = field(default_factory=list)
+    over: bool = False
     next_ante: bool = True
     """When play stops before a round with an outside seat: whether it has an ante."""
 
 
-def play_rounds(game: Game, outside: list[bool], uniform: Callable[[], float]) -> None:
+class Draws:
+    """Numbers uniform in [0, 1), taken a block at a time from `refill` (a call into
+    NumPy costs far more than reading a number from a list)."""
+
+    def __init__(self, refill: Callable[[], list[float]]) -> None:
+        self.refill = refill
+        self.values: list[float] = []
+        self.at = 0
+
+    def uniform(self) -> float:
+        if self.at == len(self.values):
+            self.values = self.refill()
+            self.at = 0
+        value = self.values[self.at]
+        self.at += 1
+        return value
+
+
+def play_rounds(game: Game, outside: list[bool], draws: Draws) -> None:
     """Play `game` (its phase a round, no outside seat in it) round by round until a round
     would begin with an outside seat in it (`game.next_ante` tells which kind), or the game
-    is over. `uniform` draws a number in [0, 1)."""
+    is over, drawing its choices and throws from `draws`."""
     n = len(game.black)
     ours = [s for s in range(n) if outside[s]]
     ante = game.ante_due
     while True:
-        _round(game, n, ante, uniform)
+        _round(game, n, ante, draws)
         if game.over:
             return
         ante = game.ante_due
@@ -108,7 +163,7 @@ def _opener(game: Game, n: int) -> int:
     return start
 
 
-def _round(game: Game, n: int, ante: bool, uniform: Callable[[], float]) -> None:
+def _round(game: Game, n: int, ante: bool, draws: Draws) -> None:
     """`TaoBatch._round` with random seats: antes, throws, two stages, showdown."""
     events = game.events
     in_round = game.in_round
@@ -126,7 +181,7 @@ def _round(game: Game, n: int, ante: bool, uniform: Callable[[], float]) -> None
                 pay = m if m < have else have
                 low = pay - black[s] if pay > black[s] else 0
                 high = white[s] if white[s] < pay else pay
-                paid = low + int(uniform() * (high - low + 1))
+                paid = low + int(draws.uniform() * (high - low + 1))
                 black[s] -= pay - paid
                 white[s] -= paid
                 game.pot_black += pay - paid
@@ -136,7 +191,7 @@ def _round(game: Game, n: int, ante: bool, uniform: Callable[[], float]) -> None
         game.decisions += count
     game.steps += count  # the two d6 (thrown at the showdown)
     events["throw"] += count
-    if not _bet(game, n, 1, uniform):
+    if not _bet(game, n, 1, draws):
         return
     rerolls = game.must_reroll.count(True)  # D5: the two d6 again, still unseen
     game.steps += rerolls
@@ -145,9 +200,9 @@ def _round(game: Game, n: int, ante: bool, uniform: Callable[[], float]) -> None
     count = in_round.count(True)  # D6
     game.steps += count
     events["d12"] += count
-    game.d12 = [1 + int(uniform() * 12) if in_round[s] else 0 for s in range(n)]
+    game.d12 = [1 + int(draws.uniform() * 12) if in_round[s] else 0 for s in range(n)]
     game.stage = 2
-    if not _bet(game, n, 2, uniform):
+    if not _bet(game, n, 2, draws):
         return
     again = game.must_reroll
     rerolls = again.count(True)
@@ -155,12 +210,12 @@ def _round(game: Game, n: int, ante: bool, uniform: Callable[[], float]) -> None
     events["d12"] += rerolls
     for s in range(n):
         if again[s]:
-            game.d12[s] = 1 + int(uniform() * 12)
+            game.d12[s] = 1 + int(draws.uniform() * 12)
     game.must_reroll = [False] * n
-    _showdown(game, n, uniform)
+    _showdown(game, n, draws)
 
 
-def _bet(game: Game, n: int, stage: int, uniform: Callable[[], float]) -> bool:
+def _bet(game: Game, n: int, stage: int, draws: Draws) -> bool:
     """`TaoBatch._bet` with random seats (D3, D4, D7); False if the round ended in it."""
     events = game.events
     in_round = game.in_round
@@ -180,7 +235,7 @@ def _bet(game: Game, n: int, stage: int, uniform: Callable[[], float]) -> bool:
         if pay > 0:  # pass, or raise with low..high white
             low = pay - black[s] if pay > black[s] else 0
             high = white[s] if white[s] < pay else pay
-            choice = int(uniform() * (high - low + 2))
+            choice = int(draws.uniform() * (high - low + 2))
             if choice > 0:
                 raiser = s
                 paid = low + choice - 1
@@ -209,7 +264,7 @@ def _bet(game: Game, n: int, stage: int, uniform: Callable[[], float]) -> bool:
             low = pay - black[s] if pay > black[s] else 0
             high = white[s] if white[s] < pay else pay
             colours = high - low + 1
-            reply = int(uniform() * (colours + 1))
+            reply = int(draws.uniform() * (colours + 1))
             if reply == colours:
                 bet[s] = FOLD
                 in_round[s] = False
@@ -238,7 +293,7 @@ def _bet(game: Game, n: int, stage: int, uniform: Callable[[], float]) -> bool:
     return True
 
 
-def _showdown(game: Game, n: int, uniform: Callable[[], float]) -> None:
+def _showdown(game: Game, n: int, draws: Draws) -> None:
     """D8, D9: the highest total takes the pot; those tied for it play a tie-break."""
     events = game.events
     in_round = game.in_round
@@ -246,7 +301,7 @@ def _showdown(game: Game, n: int, uniform: Callable[[], float]) -> None:
     totals = [-1] * n
     for s in range(n):
         if in_round[s]:
-            game.dice[s] = TWO_D6[int(uniform() * 36)]
+            game.dice[s] = TWO_D6[int(draws.uniform() * 36)]
             totals[s] = game.dice[s] + game.d12[s]
     best = max(totals)
     top = [in_round[s] and totals[s] == best for s in range(n)]
