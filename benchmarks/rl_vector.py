@@ -16,11 +16,15 @@ the same run, each the median of the paired rounds):
   of a game the dice decided too), not the steps that only start the next
   episode (autoreset NEXT_STEP). Its CPU time is `step`'s alone; the random
   agent's choice from the masks (vectorised) is timed apart, in `agent`.
+- self-play N (with `--self-play`): the same with every seat the caller's
+  (`seat=None`), each step one decision of whichever seat is to act: what
+  the environment itself costs a decision, without the batch's opponents.
 
 Usage:
 
     .venv/bin/python benchmarks/rl_vector.py [--game kariki --seats 2]
         [--sizes 64,256,1024,4096,16384] [--rounds 3] [--slice 1.0] [--markdown]
+        [--self-play]
 
 Without `--game` every game runs at the seat counts of CONFIGS.
 
@@ -105,8 +109,8 @@ def single_loop(gid: str, seats: int, seed: int = 1) -> Loop:
     return run
 
 
-def vector_loop(gid: str, seats: int, n: int, seed: int = 1) -> Loop:
-    envs = DicehallVectorEnv(n, gid, seats=seats, opponents="random")
+def vector_loop(gid: str, seats: int, n: int, seed: int = 1, seat: int | None = 0) -> Loop:
+    envs = DicehallVectorEnv(n, gid, seats=seats, seat=seat, opponents="random")
     _, infos = envs.reset(seed=seed)
     rng = np.random.default_rng(seed)
     masks = [infos["action_mask"]]
@@ -129,7 +133,9 @@ def vector_loop(gid: str, seats: int, n: int, seed: int = 1) -> Loop:
     return run
 
 
-def measure(gid: str, seats: int, sizes: list[int], rounds: int, slice_: float) -> dict[str, Any]:
+def measure(
+    gid: str, seats: int, sizes: list[int], rounds: int, slice_: float, self_play: bool = False
+) -> dict[str, Any]:
     """Decisions per CPU second of each loop in each round, the loops taking turns."""
     game = make_game(gid, seats)
     loops: dict[str, Loop] = {
@@ -137,6 +143,8 @@ def measure(gid: str, seats: int, sizes: list[int], rounds: int, slice_: float) 
         "single": single_loop(gid, seats),
         **{f"vector {n}": vector_loop(gid, seats, n) for n in sizes},
     }
+    if self_play:
+        loops.update({f"self-play {n}": vector_loop(gid, seats, n, seat=None) for n in sizes})
     rates: dict[str, list[float]] = {name: [] for name in loops}
     agent: dict[str, list[float]] = {name: [] for name in loops}
     names = list(loops)
@@ -158,11 +166,12 @@ def table(gid: str, seats: int, result: dict[str, Any], markdown: bool) -> str:
     head = ["loop", "decisions/CPU s", "with the agent", "x engine", "x single env"]
     rows = []
     for name in rates:
+        vector = name not in ("engine", "single")
         rows.append(
             [
                 name,
                 f"{statistics.median(rates[name]):,.0f}",
-                f"{statistics.median(agent[name]):,.0f}" if name.startswith("vector") else "",
+                f"{statistics.median(agent[name]):,.0f}" if vector else "",
                 "1" if name == "engine" else paired(rates, name, "engine"),
                 "1" if name == "single" else paired(rates, name, "single"),
             ]
@@ -220,6 +229,7 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--instructions", action="store_true", help="count, with valgrind")
     parser.add_argument("--tree", type=Path, action="append", help="with --instructions")
+    parser.add_argument("--self-play", action="store_true", help="also every seat the caller's")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     configs = [(args.game, args.seats or make_game(args.game).seats)] if args.game else CONFIGS
@@ -233,7 +243,7 @@ def main() -> None:
                 print(f"| {gid}, {seats} | {n:,} | " + " | ".join(counts) + " |", flush=True)
         return
     for gid, seats in configs:
-        result = measure(gid, seats, sizes, args.rounds, args.slice)
+        result = measure(gid, seats, sizes, args.rounds, args.slice, args.self_play)
         print(table(gid, seats, result, args.markdown), flush=True)
 
 
