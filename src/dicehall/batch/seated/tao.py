@@ -99,9 +99,13 @@ class TaoSeated(Seated, TaoBatch):
     # --- rounds without outside seats, played whole: what the view keeps of them ----
 
     def _rounds(self, g: Ints) -> None:
-        """A round in each of games `g` (no outside seat in it): a round a pass, or, for a
-        few games with random seats only, every round up to one with an outside seat in it
-        (or the end), game by game (`tao_rounds`)."""
+        """A round begins in each of games `g`: set up (`_set_up_rounds`) and, in games
+        without an outside seat in it, played a round a pass or, for a few games with
+        random seats only, every round up to one with an outside seat in it (or the end),
+        game by game (`tao_rounds`)."""
+        g = self._set_up_rounds(g)
+        if g.size == 0:
+            return
         if g.size > LOOP_GAMES or self.heuristic.any():
             self._round(g)
             return
@@ -124,6 +128,7 @@ class TaoSeated(Seated, TaoBatch):
         self.phase[g[over]] = OVER
         self._start_round(g[~over & ante], ante=True)
         self._start_round(g[~over & ~ante], ante=False)
+        self._set_up_rounds(g[~over])  # at once: an outside seat is in each of them
 
     def _ante(self, g: Ints) -> None:
         self.decisions[g] += self.in_round[g].sum(axis=1)
@@ -176,7 +181,8 @@ class TaoSeated(Seated, TaoBatch):
         super()._start_match(g)
 
     def _start_round(self, g: Ints, ante: bool) -> None:
-        """A round (or a tie-break round, without an ante): its antes, or its throws."""
+        """A round (or a tie-break round, without an ante), counted; it is set up in the
+        next pass (`ROUND`), together with every other round begun in this one."""
         if g.size == 0:
             return
         super()._start_round(g, ante)
@@ -185,6 +191,13 @@ class TaoSeated(Seated, TaoBatch):
             self.tiebreak[g] = 0
         else:
             self.tiebreak[g] += 1
+
+    def _set_up_rounds(self, g: Ints) -> Ints:
+        """The rounds begun in games `g`: the view's last round cleared, the opener found;
+        with an outside seat in, their antes or (a tie-break) their throws. Returns the
+        other games, whose round the batch plays its own way."""
+        if g.size == 0:
+            return g
         self.folded[g] = False
         self.faces[g] = 0
         self.dice[g] = 0
@@ -193,12 +206,14 @@ class TaoSeated(Seated, TaoBatch):
         self._reset_bets(g)
         self.opener[g] = self._find_opener(g)
         ours = (self.in_round[g] & self.outside).any(axis=1)
-        g = g[ours]  # the others play the round the batch's way (ROUND, `TaoBatch._round`)
-        if ante:
-            self.phase[g] = ANTE
-            self._line_up(g, self.opener[g], skip_first=False)
-        else:
-            self._throw_two_d6(g)
+        seated = g[ours]
+        ante = self.ante_due[seated]
+        antes = seated[ante]
+        self.phase[antes] = ANTE
+        self._line_up(antes, self.opener[antes], skip_first=False)
+        self._throw_two_d6(seated[~ante])
+        theirs: Ints = g[~ours]
+        return theirs
 
     def _reset_bets(self, g: Ints) -> None:
         if g.size == 0:
