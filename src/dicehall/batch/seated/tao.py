@@ -270,35 +270,43 @@ class TaoSeated(Seated, TaoBatch):
         seat: Ints = self.order.reshape(-1).take(g * self.n + self.pos.take(g))
         return seat
 
-    def _stake(self, g: Ints, seat: Ints, black: Ints, white: Ints) -> None:
-        """Stones into the pot from one seat per game, counted as paid in this stage."""
-        self._pay(g, seat[:, None], black[:, None], white[:, None])
-        self.paid_black[g, seat] += black
-        self.paid_white[g, seat] += white
+    # A step acts for one seat per game: its cells, `g * n + seat`, index the per-seat
+    # arrays flattened (one index array: cheaper than fancy indexing by game and seat).
 
-    def _terms(self, g: Ints, seat: Ints) -> tuple[Ints, Ints, Ints]:
-        """What `seat` pays (D2, D4: m or all it has) and the fewest and most white in it."""
-        black, white = self.black[g, seat], self.white[g, seat]
-        pay = np.minimum(self.m[g], black + white)
+    def _stake(self, g: Ints, cell: Ints, black: Ints, white: Ints) -> None:
+        """Stones into the pot from one seat per game, counted as paid in this stage."""
+        self.black.reshape(-1)[cell] -= black
+        self.white.reshape(-1)[cell] -= white
+        self.paid_black.reshape(-1)[cell] += black
+        self.paid_white.reshape(-1)[cell] += white
+        self.pot_black[g] += black
+        self.pot_white[g] += white
+
+    def _terms(self, g: Ints, cell: Ints) -> tuple[Ints, Ints, Ints]:
+        """What a seat pays (D2, D4: m or all it has) and the fewest and most white in it."""
+        black, white = self.black.reshape(-1).take(cell), self.white.reshape(-1).take(cell)
+        pay = np.minimum(self.m.take(g), black + white)
         return pay, np.maximum(0, pay - black), np.minimum(white, pay)
 
     def _ante_step(self, g: Ints) -> None:
         """D2: the seat at the head of the order antes (the heuristic: the fewest white)."""
         seat = self._seat(g)
-        pay, low, high = self._terms(g, seat)
+        cell = g * self.n + seat
+        pay, low, high = self._terms(g, cell)
         white = low + self._choose(high - low + 1)
         smart = self.heuristic[seat]
         white[smart] = low[smart]
-        self._stake(g, seat, pay - white, white)
+        self._stake(g, cell, pay - white, white)
         self._throw_two_d6(self._next(g))
 
     def _bet_step(self, g: Ints) -> None:
         """D3, D4, D7: the seat at the head of the order passes or raises, or after the
         raise calls or folds."""
         seat = self._seat(g)
-        pay, low, high = self._terms(g, seat)
+        cell = g * self.n + seat
+        pay, low, high = self._terms(g, cell)
         colours = high - low + 1
-        reply = self.raiser[g] >= 0
+        reply = self.raiser.take(g) >= 0
         pick = self._choose(np.where(reply | (pay > 0), colours + 1, 1))
         # opening: 0 passes, k raises with low + k - 1 white; reply: k < colours calls with
         # low + k white, colours folds
@@ -307,20 +315,20 @@ class TaoSeated(Seated, TaoBatch):
         smart = self.heuristic[seat]
         if smart.any():
             bet[smart], white[smart] = self._heuristic(g[smart], seat[smart], reply[smart])
-        self.bet[g, seat] = bet
+        self.bet.reshape(-1)[cell] = bet
         paying = (bet == RAISE) | (bet == CALL)
-        gp, sp, wp = g[paying], seat[paying], white[paying]
-        self._stake(gp, sp, pay[paying] - wp, wp)
-        self.must_reroll[gp, sp] = wp > 0  # D5: one reroll, however many white
+        gp, cp, wp = g[paying], cell[paying], white[paying]
+        self._stake(gp, cp, pay[paying] - wp, wp)
+        self.must_reroll.reshape(-1)[cp] = wp > 0  # D5: one reroll, however many white
         raising = bet == RAISE
         gr = g[raising]
         self.raiser[gr] = seat[raising]
         self._line_up(gr, seat[raising], skip_first=True)
         folds = bet == FOLD
-        gf, sf = g[folds], seat[folds]
-        self.in_round[gf, sf] = False
-        self.folded[gf, sf] = True
-        self.must_reroll[gf, sf] = False
+        gf, cf = g[folds], cell[folds]
+        self.in_round.reshape(-1)[cf] = False
+        self.folded.reshape(-1)[cf] = True
+        self.must_reroll.reshape(-1)[cf] = False
         alone = self.in_round[gf].sum(axis=1) == 1
         self._take_pot(gf[alone], np.argmax(self.in_round[gf[alone]], axis=1))
         on = ~raising
@@ -331,7 +339,7 @@ class TaoSeated(Seated, TaoBatch):
         """`HeuristicBot`'s bet for `seat` in each game, from what it sees now."""
         bet = np.zeros(g.size, dtype=np.int64)
         white = np.zeros(g.size, dtype=np.int64)
-        pay, low, high = self._terms(g, seat)
+        pay, low, high = self._terms(g, g * self.n + seat)
         opponents = self.in_round[g] & (np.arange(self.n) != seat[:, None])
         for stage in (1, 2):
             s = np.flatnonzero(self.stage[g] == stage)
@@ -393,7 +401,7 @@ class TaoSeated(Seated, TaoBatch):
         pays and the fewest and most white in it."""
         phase = self.at(self.phase, g)
         seat = self._seat(g)
-        pay, low, high = self._terms(g, seat)
+        pay, low, high = self._terms(g, g * self.n + seat)
         betting = phase == BET
         reply = betting & (self.at(self.raiser, g) >= 0)
         return phase, betting & ~reply, reply, pay, low, high
