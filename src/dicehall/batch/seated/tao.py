@@ -75,11 +75,13 @@ class TaoSeated(Seated, TaoBatch):
         self.paid_black = np.zeros((size, n), dtype=np.int64)
         self.paid_white = np.zeros((size, n), dtype=np.int64)
         self.stage = np.ones(size, dtype=np.int64)
-        self.order = np.zeros((size, n), dtype=np.int64)
-        """The seats in betting (or ante) order: clockwise from the opener or the raiser."""
-        self.queue = np.zeros((size, n), dtype=bool)
-        """Which places of `order` are still to act, or have acted, in this round of it."""
+        self.first = np.zeros(size, dtype=np.int64)
+        """The seat at the head of the betting (or ante) order, which goes clockwise from
+        the opener or the raiser."""
+        self.queue = np.zeros(size, dtype=np.int64)
+        """Bit k: the order's place k is in it (its seat was in the round when it began)."""
         self.pos = np.zeros(size, dtype=np.int64)
+        """The place in the order of the seat to act."""
         self.raiser = np.full(size, -1, dtype=np.int64)
         self.opener = np.full(size, -1, dtype=np.int64)
         self.round_no = np.zeros(size, dtype=np.int64)
@@ -228,12 +230,12 @@ class TaoSeated(Seated, TaoBatch):
         """The seats in the round clockwise from `first` (without it, after a raise)."""
         if g.size == 0:
             return
-        order = (first[:, None] + np.arange(self.n)) % self.n
-        self.order[g] = order
-        queue = self.in_round.reshape(-1).take(g[:, None] * self.n + order)  # (flat: cheaper)
-        queue[:, 0] &= not skip_first
+        self.first[g] = first
+        seats = (first[:, None] + np.arange(self.n)) % self.n
+        playing = self.in_round.reshape(-1).take(g[:, None] * self.n + seats)
+        queue = np.packbits(playing, axis=1, bitorder="little")[:, 0] & (254 if skip_first else 255)
         self.queue[g] = queue
-        self.pos[g] = np.argmax(queue, axis=1)
+        self.pos[g] = LOWEST_BIT.take(queue)
 
     def _throw_two_d6(self, g: Ints) -> None:
         """D2: everyone in throws two d6, hidden; then stage one's betting."""
@@ -260,14 +262,15 @@ class TaoSeated(Seated, TaoBatch):
     def _next(self, g: Ints) -> Ints:
         """The next place in each game's order still to act; returns the games whose order
         is done."""
-        later = self.queue[g] & (np.arange(self.n) > self.pos[g][:, None])
-        more = later.any(axis=1)
-        self.pos[g[more]] = np.argmax(later[more], axis=1)
+        pos = self.pos.take(g) + 1
+        later = self.queue.take(g) >> pos
+        more = later != 0
+        self.pos[g[more]] = pos[more] + LOWEST_BIT.take(later[more])
         done: Ints = g[~more]
         return done
 
     def _seat(self, g: Ints) -> Ints:
-        seat: Ints = self.order.reshape(-1).take(g * self.n + self.pos.take(g))
+        seat: Ints = (self.first.take(g) + self.pos.take(g)) % self.n
         return seat
 
     # A step acts for one seat per game: its cells, `g * n + seat`, index the per-seat
@@ -490,6 +493,8 @@ class TaoSeated(Seated, TaoBatch):
 
 FIELDS = attrgetter(*tao_rounds.COLUMNS, "events", "over", "next_ante")
 """What `TaoSeated._rounds` takes back from a `tao_rounds.Game`."""
+LOWEST_BIT = np.array([(b & -b).bit_length() - 1 if b else 0 for b in range(256)], dtype=np.int64)
+"""By a set of at most eight places as bits, the lowest place in it (0 in none)."""
 PHASES = np.zeros(BET + 1, dtype=np.int64)
 """By phase, the encoding's phase (`PHASE_INDEX`)."""
 for _phase, _index in PHASE_INDEX.items():
