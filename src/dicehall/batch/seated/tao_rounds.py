@@ -19,7 +19,7 @@ when the second stage starts and again if it rerolls (the view shows it).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 PASS, RAISE, CALL, FOLD = range(4)
 """A seat's bet in this stage, as `dicehall.batch.seated.tao` numbers them."""
@@ -27,46 +27,10 @@ TWO_D6 = [a + b for a in range(1, 7) for b in range(1, 7)]
 """The totals of the 36 throws of two d6."""
 
 
-COLUMNS = (
-    "black",
-    "white",
-    "out",
-    "in_round",
-    "matches_won",
-    "dice",
-    "d12",
-    "must_reroll",
-    "folded",
-    "bet",
-    "paid_black",
-    "paid_white",
-    "shown",
-    "shown_total",
-    "top",
-    "pot_black",
-    "pot_white",
-    "m",
-    "ante_due",
-    "token_holder",
-    "token_gold",
-    "first_player",
-    "winner",
-    "steps",
-    "decisions",
-    "round_no",
-    "tiebreak",
-    "stage",
-    "raiser",
-    "opener",
-)
-"""The batch's per-game arrays a `Game` is made of, in the order of its first fields: a
-seated batch hands over their rows and takes them back (`TaoSeated._rounds`)."""
-
-
 @dataclass(slots=True)
 class Game:
-    """One game's state, as Python numbers and lists: the batch's arrays' rows (`COLUMNS`,
-    in that order), its event counts, its length."""
+    """One game's state, as Python numbers and lists: the rows of the batch's arrays of the
+    same names (`COLUMNS`), then its event counts and its length."""
 
     black: list[int]
     white: list[int]
@@ -104,6 +68,12 @@ class Game:
     over: bool = False
     next_ante: bool = True
     """When play stops before a round with an outside seat: whether it has an ante."""
+
+
+_NAMES = [f.name for f in fields(Game)]
+COLUMNS = tuple(_NAMES[: _NAMES.index("events")])
+"""The batch's per-game arrays a `Game` is made of, in the order of its first fields: a
+seated batch hands over their rows and takes them back (`TaoSeated._rounds`)."""
 
 
 class Draws:
