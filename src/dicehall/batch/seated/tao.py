@@ -98,7 +98,7 @@ class TaoSeated(Seated, TaoBatch):
             BET: self._bet_step,
         }
 
-    # --- rounds without outside seats, played whole: what the view keeps of them ----
+    # --- rounds begun: set up, and without outside seats played whole -------------
 
     def _rounds(self, g: Ints) -> None:
         """A round begins in each of games `g`: set up (`_set_up_rounds`) and, in games
