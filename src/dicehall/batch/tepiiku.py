@@ -170,54 +170,65 @@ class TepiikuBatch(Batch):
         g, fish, choice = g[~pays], fish[~pays], choice[~pays]
         self.steps[g] += 1
         self.events["reroll"][g] += 1
-        old = self.scores[g, fish]
+        old = self.scores.reshape(-1).take(g * SEATS + fish)
         self._reroll(g, fish, choice)
         self._fish_outcome(g, fish, old)
 
     def _fish_outcome(self, g: Ints, fish: Ints, old: Ints) -> None:
         """T8: bust, still the Fish, tie, or beat."""
-        new = self.scores[g, fish]
-        middle, hook = self.middle[g], self.hook[g]
-        middle_score, hook_score = self.scores[g, middle], self.scores[g, hook]
+        scores, base = self.scores.reshape(-1), g * SEATS
+        middle, hook = self.middle.take(g), self.hook.take(g)
+        new = scores.take(base + fish)
+        middle_score, hook_score = scores.take(base + middle), scores.take(base + hook)
         bust = new <= old
         still = ~bust & (new < middle_score)
         tie = ~bust & ~still & ((new == middle_score) | (new == hook_score))
         beat = ~bust & ~still & ~tie
-        self.events["outcome bust"][g[bust]] += 1
-        self._pay(g[bust], 2 * self.pot[g[bust]])
-        self.events["outcome still"][g[still]] += 1
-        self.pot[g[still]] += 1
-        self.events["outcome tie"][g[tie]] += 1
-        self.pot[g[tie]] *= 2
-        self.forced[g[tie]] = np.where(new == middle_score, middle, hook)[tie]
-        self.phase[g[tie]] = FORCED
-        self.events["outcome beat"][g[beat]] += 1
-        self.pot[g[beat]] *= 2
-        self._assign_roles(g[beat])
+        gb, gs, gt, gw = g[bust], g[still], g[tie], g[beat]
+        self.events["outcome bust"][gb] += 1
+        self.events["outcome still"][gs] += 1
+        self.events["outcome tie"][gt] += 1
+        self.events["outcome beat"][gw] += 1
+        kept = ~bust  # a bust's payment is what settles it
+        self._settle(g[kept], (still + 2 * tie + 3 * beat)[kept], fish[kept], old[kept])
+        self._pay(gb, 2 * self.pot[gb])
+        self.pot[gs] += 1
+        self.pot[gt] *= 2
+        self.forced[gt] = np.where(new == middle_score, middle, hook)[tie]
+        self.phase[gt] = FORCED
+        self.pot[gw] *= 2
+        self._assign_roles(gw)
 
     def _forced(self, g: Ints) -> None:
         """T8: the tied player rerolls; never a bust nor + 1; a new tie doubles again."""
         self.steps[g] += 2
         self.events["reroll"][g] += 1
         seat = self.forced[g]
+        old = self.scores.reshape(-1).take(g * SEATS + seat)
         self._reroll(g, seat, self._reroll_choice(g, seat))
         scores = self.scores[g]
         new = scores[np.arange(g.size), seat]
         others = (scores == new[:, None]) & (np.arange(SEATS) != seat[:, None])
         tie = others.any(axis=1)
+        self._settle(g, np.where(tie, OUTCOMES.index("tie"), OUTCOMES.index("settled")), seat, old)
         self.events["outcome tie"][g[tie]] += 1
         self.pot[g[tie]] *= 2
         self.forced[g[tie]] = np.argmax(others[tie], axis=1)
         self.events["outcome settled"][g[~tie]] += 1
         self._assign_roles(g[~tie])
 
+    def _settle(self, g: Ints, kind: Ints, seat: Ints, old: Ints) -> None:
+        """A reroll's outcome (T8) in games `g`: `kind` indexes OUTCOMES, `old` is the score
+        before it. The batch keeps nothing of it; a seated batch shows it."""
+
     def _pay(self, g: Ints, due: Ints) -> None:
         """T9, T3: the Fish pays the Hook, at most what it has; then T4 or a new round."""
-        fish, hook = self.fish[g], self.hook[g]
-        has = self.coins[g, fish]
+        coins, base = self.coins.reshape(-1), g * SEATS
+        fish, hook = base + self.fish.take(g), base + self.hook.take(g)
+        has = coins.take(fish)
         amount = np.minimum(due, has)
-        self.coins[g, fish] -= amount
-        self.coins[g, hook] += amount
+        coins[fish] -= amount
+        coins[hook] += amount
         self.events["pay"][g] += 1
         broke = amount == has
         self.phase[g[broke]] = OVER
@@ -226,13 +237,15 @@ class TepiikuBatch(Batch):
     # --- dice and choices ----------------------------------------------------------
 
     def _reroll(self, g: Ints, seat: Ints, which: Ints) -> None:
-        """Throw again the dice `which` (indices into SUBSETS) of `seat` in each game."""
-        digits = self.hands[g, seat, None] // PLACE[::-1] % 6
-        fresh = self.rng.integers(0, 6, (g.size, DICE))
-        digits = np.where(REROLLED[which], fresh, digits)
-        hand = digits @ PLACE[::-1]
-        self.hands[g, seat] = hand
-        self.scores[g, seat] = SCORES[hand]
+        """Throw again the dice `which` (indices into SUBSETS) of `seat` in each game: the
+        old hand's kept part and a fresh throw's rerolled part, read from tables (KEPT,
+        ROLLED): a few flat lookups, no digits."""
+        cell = g * SEATS + seat
+        fresh = self.rng.integers(0, 6, (g.size, DICE)) @ PLACE[::-1]
+        at = which * 6**DICE
+        hand = KEPT.take(at + self.hands.reshape(-1).take(cell)) + ROLLED.take(at + fresh)
+        self.hands.reshape(-1)[cell] = hand
+        self.scores.reshape(-1)[cell] = SCORES.take(hand)
 
     def _reroll_choice(self, g: Ints, seat: Ints) -> Ints:
         """A tie or forced reroll (T6, T8): uniform, or the heuristic's best expected place
@@ -291,6 +304,21 @@ def _digits(hand: int) -> tuple[int, int, int]:
     return hand // 36, hand // 6 % 6, hand % 6
 
 
+def _part(rerolled: bool) -> Ints:
+    """[k * 216 + hand]: `hand`'s code with only the dice that the k-th set of SUBSETS
+    rerolls (`rerolled`) or keeps, the others zero."""
+    return np.array(
+        [
+            sum(d * w for d, w, r in zip(digits, PLACE[::-1], dice, strict=True) if r == rerolled)
+            for dice in REROLLED.tolist()
+            for digits in itertools.product(range(6), repeat=DICE)
+        ],
+        dtype=np.int64,
+    )
+
+
+KEPT, ROLLED = _part(False), _part(True)
+"""A reroll's hand is the kept part of the old one plus the rerolled part of a fresh throw."""
 SORTED = np.array([np.dot(sorted(_digits(h)), PLACE[::-1]) for h in range(6**DICE)])
 """SORTED[hand]: the code of the same runes in sorted order."""
 

@@ -112,41 +112,22 @@ class TepiikuSeated(Seated, TepiikuBatch):
             choice[mine] = self.chosen[g[mine], seat[mine]]
         return choice
 
-    def _fish_outcome(self, g: Ints, fish: Ints, old: Ints) -> None:
-        """Keep the outcome (T8) as the last thing settled; a bust's payment follows it."""
-        before = self._outcomes(g)
-        super()._fish_outcome(g, fish, old)
-        kind = np.argmax(self._outcomes(g) - before, axis=1)
-        kept = kind != KINDS.index("bust")  # its payment is what settled last
-        self._settled(g[kept], kind[kept], fish[kept], old[kept])
-
-    def _forced(self, g: Ints) -> None:
-        seat = self.forced[g]
-        old = self.scores[g, seat]
-        before = self._outcomes(g)
-        super()._forced(g)
-        kind = np.argmax(self._outcomes(g) - before, axis=1)
-        self._settled(g, kind, seat, old)
-
-    def _outcomes(self, g: Ints) -> Ints:
-        """Each game's count of each kind of outcome, in KINDS' order but the payment."""
-        counts: Ints = np.column_stack([self.events[f"outcome {k}"][g] for k in KINDS[:PAID]])
-        return counts
-
-    def _settled(self, g: Ints, kind: Ints, seat: Ints, old: Ints) -> None:
+    def _settle(self, g: Ints, kind: Ints, seat: Ints, old: Ints) -> None:
+        """Kept as the last thing settled (a bust's payment follows it)."""
         self.last_kind[g] = kind
         self.last_seat[g] = seat
         self.last_before[g] = old
-        self.last_after[g] = self.scores[g, seat]
+        self.last_after[g] = self.scores.reshape(-1).take(g * SEATS + seat)
 
     def _pay(self, g: Ints, due: Ints) -> None:
-        fish, hook = self.fish[g], self.hook[g]
-        coins = self.coins[g, fish]
+        fish, hook = self.fish.take(g), self.hook.take(g)
+        cell = g * SEATS + fish
+        coins = self.coins.reshape(-1).take(cell)
         super()._pay(g, due)
         self.last_kind[g] = PAID
         self.last_seat[g] = fish
         self.last_hook[g] = hook
-        self.last_amount[g] = coins - self.coins[g, fish]
+        self.last_amount[g] = coins - self.coins.reshape(-1).take(cell)
 
     # --- decisions -------------------------------------------------------------------
 
