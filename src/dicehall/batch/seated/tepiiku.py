@@ -133,9 +133,9 @@ class TepiikuSeated(Seated, TepiikuBatch):
 
     def _due(self, phase: int, g: Ints) -> Bools:
         """The outside seats yet to make the simultaneous choice due in games `g`."""
-        due = self.outside & ~self.committed[g]
+        due = self.outside & ~self.committed.take(g, 0)
         if phase == TIES:
-            due &= self.tied[g]
+            due &= self.tied.take(g, 0)
         return due
 
     def _waits(self, phase: int, g: Ints) -> Bools:
