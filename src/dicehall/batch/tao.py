@@ -171,24 +171,26 @@ class TaoBatch(Batch):
 
     def _ante(self, g: Ints) -> None:
         """D2: everyone in antes m (all they have if fewer), colours chosen; a step each."""
-        pay, low, high = self._split(g, self.in_round[g], self.black[g], self.white[g])
+        pay, low, high = self._split(
+            g, self.in_round.take(g, 0), self.black.take(g, 0), self.white.take(g, 0)
+        )
         white = low + self._choose_each(high - low + 1)
         white = np.where(self.heuristic, low, white)  # the heuristic: the fewest white
         self._pay(g, (slice(None),), pay - white, white)
-        count = self.in_round[g].sum(axis=1)
+        count = self.in_round.take(g, 0).sum(axis=1)
         self.steps[g] += count
         self.events["ante"][g] += count
 
     def _throw(self, g: Ints) -> None:
         """D2: everyone in throws two d6, hidden, one step each."""
-        count = self.in_round[g].sum(axis=1)
+        count = self.in_round.take(g, 0).sum(axis=1)
         self.steps[g] += count
         self.events["throw"][g] += count
         self.dice[g] = self._two_d6(g.size)
 
     def _throw_d12(self, g: Ints) -> None:
         """D6: everyone still in throws the d12 for all to see, one step each."""
-        count = self.in_round[g].sum(axis=1)
+        count = self.in_round.take(g, 0).sum(axis=1)
         self.steps[g] += count
         self.events["d12"][g] += count
         self.d12[g] = self._d12(g.size)
@@ -277,7 +279,7 @@ class TaoBatch(Batch):
         if stage == 1:
             unknown = np.zeros_like(opponents, dtype=np.int64)
             return equity(two, none, opponents, unknown), equity(none, none, opponents, unknown)
-        their = np.where(rerolling, 0, self.d12[g])
+        their = np.where(rerolling, 0, self.d12.take(g, 0))
         d12 = self.d12[g, seat]
         return equity(two, d12, opponents, their), equity(two, none, opponents, their)
 
@@ -324,7 +326,7 @@ class TaoBatch(Batch):
         decision sees the pot, the folds and the coming d12 rerolls of the seats before."""
         n = self.n
         rows = np.arange(g.size)
-        seats_in = self.in_round[g].copy()
+        seats_in = self.in_round.take(g, 0)
         rerolling = np.zeros((g.size, n), dtype=bool)
         raiser = order[rows, first]
         rerolling[rows, raiser] = raise_white > 0
@@ -348,14 +350,14 @@ class TaoBatch(Batch):
 
     def _reroll(self, g: Ints, throw: Callable[[int], Ints], event: str) -> None:
         """D5: everyone who paid a white stone throws the stage's dice again, once."""
-        again = self.must_reroll[g]
+        again = self.must_reroll.take(g, 0)
         count = again.sum(axis=1)
         self.steps[g] += count
         self.events[event][g] += count
         if event == "throw":
-            self.dice[g] = np.where(again, throw(g.size), self.dice[g])
+            self.dice[g] = np.where(again, throw(g.size), self.dice.take(g, 0))
         else:
-            self.d12[g] = np.where(again, throw(g.size), self.d12[g])
+            self.d12[g] = np.where(again, throw(g.size), self.d12.take(g, 0))
 
     # --- the round ---------------------------------------------------------------------
 
@@ -406,7 +408,7 @@ class TaoBatch(Batch):
         if g.size == 0:
             return
         self.events["showdown"][g] += 1
-        totals = np.where(self.in_round[g], self.dice[g] + self.d12[g], -1)
+        totals = np.where(self.in_round.take(g, 0), self.dice.take(g, 0) + self.d12.take(g, 0), -1)
         top = totals == totals.max(axis=1, keepdims=True)
         single = top.sum(axis=1) == 1
         gs = g[single]
@@ -431,23 +433,23 @@ class TaoBatch(Batch):
             self.winner[g] = seat
             self.phase[g] = OVER
             return
-        holders = ~self.out[g]
+        holders = ~self.out.take(g, 0)
         last = holders.sum(axis=1) == 1
         self._end_match(g[last], seat[last])
         g = g[~last]
-        self.in_round[g] = ~self.out[g]
+        self.in_round[g] = ~self.out.take(g, 0)
         self._start_round(g, ante=True)
 
     def _mark_out(self, g: Ints) -> None:
         """D10, D11: a seat not in the round with no stones is out; m follows the outs."""
         if g.size == 0:
             return
-        stones = self.black[g] + self.white[g]
-        newly = ~self.out[g] & ~self.in_round[g] & (stones == 0)
+        stones = self.black.take(g, 0) + self.white.take(g, 0)
+        newly = ~self.out.take(g, 0) & ~self.in_round.take(g, 0) & (stones == 0)
         self.events["out"][g] += newly.sum(axis=1)
         self.out[g] |= newly
         if self.n >= 4:
-            self.m[g] = 1 + self.out[g].sum(axis=1) // 2
+            self.m[g] = 1 + self.out.take(g, 0).sum(axis=1) // 2
 
     def _end_match(self, g: Ints, seat: Ints) -> None:
         """D12: the token moves to the winner, turns gold, or wins the game."""

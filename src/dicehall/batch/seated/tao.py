@@ -113,8 +113,8 @@ class TaoSeated(Seated, TaoBatch):
             return
         # each game's rows as a `tao_rounds.Game` and back, field by field in C (zip,
         # attrgetter): a Python loop over the fields would cost more than the rounds
-        columns = [getattr(self, name)[g].tolist() for name in tao_rounds.COLUMNS]
-        counts = [self.events[name][g].tolist() for name in EVENTS]
+        columns = [getattr(self, name).take(g, 0).tolist() for name in tao_rounds.COLUMNS]
+        counts = [self.events[name].take(g).tolist() for name in EVENTS]
         events = (dict(zip(EVENTS, row, strict=True)) for row in zip(*counts, strict=True))
         rows = list(map(tao_rounds.Game, *columns, events, repeat(self.length, g.size)))
         outside = self.outside.tolist()
@@ -133,7 +133,7 @@ class TaoSeated(Seated, TaoBatch):
         self._set_up_rounds(g[~over])  # at once: an outside seat is in each of them
 
     def _ante(self, g: Ints) -> None:
-        self.decisions[g] += self.in_round[g].sum(axis=1)
+        self.decisions[g] += self.in_round.take(g, 0).sum(axis=1)
         super()._ante(g)
 
     def _betted(
@@ -169,7 +169,7 @@ class TaoSeated(Seated, TaoBatch):
     def _throw_d12(self, g: Ints) -> None:
         """D6: only the seats in the round throw a d12."""
         super()._throw_d12(g)
-        self.d12[g] *= self.in_round[g]
+        self.d12[g] *= self.in_round.take(g, 0)
         self.stage[g] = 2
 
     def _reroll(self, g: Ints, throw: Callable[[int], Ints], event: str) -> None:
@@ -207,7 +207,7 @@ class TaoSeated(Seated, TaoBatch):
         self.stage[g] = 1
         self._reset_bets(g)
         self.opener[g] = self._find_opener(g)
-        ours = (self.in_round[g] & self.outside).any(axis=1)
+        ours = (self.in_round.take(g, 0) & self.outside).any(axis=1)
         seated = g[ours]
         ante = self.ante_due[seated]
         antes = seated[ante]
@@ -241,9 +241,9 @@ class TaoSeated(Seated, TaoBatch):
         """D2: everyone in throws two d6, hidden; then stage one's betting."""
         if g.size == 0:
             return
-        playing = self.in_round[g]
+        playing = self.in_round.take(g, 0)
         self.faces[g] = np.where(playing[..., None], self._faces(g.size), 0)
-        self.dice[g] = self.faces[g].sum(axis=2)
+        self.dice[g] = self.faces.take(g, 0).sum(axis=2)
         self._start_betting(g)
 
     def _faces(self, games: int) -> Ints:
@@ -332,7 +332,7 @@ class TaoSeated(Seated, TaoBatch):
         self.in_round.reshape(-1)[cf] = False
         self.folded.reshape(-1)[cf] = True
         self.must_reroll.reshape(-1)[cf] = False
-        alone = self.in_round[gf].sum(axis=1) == 1
+        alone = self.in_round.take(gf, 0).sum(axis=1) == 1
         self._take_pot(gf[alone], np.argmax(self.in_round[gf[alone]], axis=1))
         on = ~raising
         on[np.flatnonzero(folds)[alone]] = False
@@ -343,7 +343,7 @@ class TaoSeated(Seated, TaoBatch):
         bet = np.zeros(g.size, dtype=np.int64)
         white = np.zeros(g.size, dtype=np.int64)
         pay, low, high = self._terms(g, g * self.n + seat)
-        opponents = self.in_round[g] & (np.arange(self.n) != seat[:, None])
+        opponents = self.in_round.take(g, 0) & (np.arange(self.n) != seat[:, None])
         for stage in (1, 2):
             s = np.flatnonzero(self.stage[g] == stage)
             if s.size == 0:
@@ -364,28 +364,28 @@ class TaoSeated(Seated, TaoBatch):
         betting, or the showdown (D8)."""
         if g.size == 0:
             return
-        again = self.must_reroll[g] & self.in_round[g]
+        again = self.must_reroll.take(g, 0) & self.in_round.take(g, 0)
         rerolls = again.any(axis=1)
         one = self.stage[g] == 1
         first = one & rerolls
         gr, again1 = g[first], again[first]
-        self.faces[gr] = np.where(again1[..., None], self._faces(gr.size), self.faces[gr])
-        self.dice[gr] = self.faces[gr].sum(axis=2)
+        self.faces[gr] = np.where(again1[..., None], self._faces(gr.size), self.faces.take(gr, 0))
+        self.dice[gr] = self.faces.take(gr, 0).sum(axis=2)
         second = ~one & rerolls
         gr, again2 = g[second], again[second]
-        self.d12[gr] = np.where(again2, self._d12(gr.size), self.d12[gr])
+        self.d12[gr] = np.where(again2, self._d12(gr.size), self.d12.take(gr, 0))
         self.must_reroll[g] = False
         g1, g2 = g[one], g[~one]
         self.stage[g1] = 2
-        self.d12[g1] = np.where(self.in_round[g1], self._d12(g1.size), 0)
+        self.d12[g1] = np.where(self.in_round.take(g1, 0), self._d12(g1.size), 0)
         self._start_betting(g1)
         self._showdown(g2)
 
     def _showdown(self, g: Ints) -> None:
         """D8: the last showdown is kept for the view, then the batch's showdown."""
         if g.size:
-            playing = self.in_round[g]
-            totals = np.where(playing, self.dice[g] + self.d12[g], -1)
+            playing = self.in_round.take(g, 0)
+            totals = np.where(playing, self.dice.take(g, 0) + self.d12.take(g, 0), -1)
             self.shown[g] = playing
             self.shown_total[g] = np.maximum(totals, 0)
             self.top[g] = playing & (totals == totals.max(axis=1, keepdims=True))
@@ -431,7 +431,7 @@ class TaoSeated(Seated, TaoBatch):
         return default
 
     def net(self, g: Ints) -> Ints:
-        net: Ints = self.black[g] + self.white[g] - 6
+        net: Ints = self.black.take(g, 0) + self.white.take(g, 0) - 6
         return net
 
     # --- what a seat sees --------------------------------------------------------------
