@@ -82,7 +82,7 @@ class Batch:
     def _roll_off_round(self, g: Ints) -> tuple[Ints, Ints]:
         """C5: one die per contender, counted as that many steps; those tied for highest
         throw again. Returns the games it settled and, in each, the seat that won it."""
-        contenders = self.contenders[g]
+        contenders = self.contenders.take(g, 0)
         faces = np.where(contenders, self.rng.integers(1, 7, (g.size, self.n)), 0)
         self.steps[g] += contenders.sum(axis=1)
         top = faces == faces.max(axis=1, keepdims=True)

@@ -217,7 +217,7 @@ class KarikiBatch(Batch):
         self.events["kariki"][g] += 1
         self.shown_pull[g] = False  # the Kariki is the last dice shown now
         victim = self._next_in(g, roller)
-        in_before = ~self.out[g]
+        in_before = ~self.out.take(g, 0)
         self.crowns[g, roller] += 1
         self._berry(g, victim, "kariki")
         third = self.crowns[g, roller] % 3 == 0
@@ -294,7 +294,7 @@ class KarikiBatch(Batch):
         beginner = np.where(true, owner, puller)
         self.shown_pull[g] = True
         self.shown[g] = np.column_stack(
-            [self.dice[g], self.roller[g], self.claim[g], self.previous[g], puller, loser]
+            [self.dice.take(g, 0), self.roller[g], self.claim[g], self.previous[g], puller, loser]
         )
         self._berry(g[true], loser[true], "false-accusation")
         self._berry(g[~true], loser[~true], "caught-lying")
@@ -307,14 +307,15 @@ class KarikiBatch(Batch):
     def _emergency(self, g: Ints) -> None:
         """K9: the first in the queue buys an emergency berry for the pot's sum, or goes out."""
         self.steps[g] += 1
-        queue = np.where(self.pending[g] > 0, self.pending[g], np.iinfo(np.int64).max)
+        pending = self.pending.take(g, 0)
+        queue = np.where(pending > 0, pending, np.iinfo(np.int64).max)
         seat = np.argmin(queue, axis=1)
         self.pending[g, seat] = 0
         buy = self._choose(np.full(g.size, 2)) == 0
         smart = self._asks_heuristic(g, seat)
         if smart.any():  # worth it with an even chance or better: 1 / (1 + others) >= 0.5
             gs = g[smart]
-            left = np.where(self.out[gs], 0, BERRIES_OUT - self.berries[gs])
+            left = np.where(self.out.take(gs, 0), 0, BERRIES_OUT - self.berries.take(gs, 0))
             others = left.sum(axis=1) - left[np.arange(gs.size), seat[smart]]
             buy[smart] = others <= 1
         gb, sb = g[buy], seat[buy]
@@ -324,7 +325,7 @@ class KarikiBatch(Batch):
         self.berries[gb, sb] = BERRIES_POO
         self.emergency_used[gb, sb] = True
         self._go_out(g[~buy], seat[~buy])
-        done = ~self.pending[g].any(axis=1)
+        done = ~self.pending.take(g, 0).any(axis=1)
         gd = g[done]
         self._begin_after_berries(gd, self.beginner[gd])
 
@@ -341,7 +342,7 @@ class KarikiBatch(Batch):
     def _observe(self, g: Ints, seat: Ints) -> None:
         """A pull not yet learnt from: an unforced claim (not one rank above the claim it
         followed) counts for its thrower, a lie if the dice were not the claim."""
-        key = self.shown[g]
+        key = self.shown.take(g, 0)
         new = self.shown_pull[g] & (key != self.seen[g, seat]).any(axis=1)
         g, seat, key = g[new], seat[new], key[new]
         self.seen[g, seat] = key
@@ -408,7 +409,7 @@ class KarikiBatch(Batch):
     def _begin_after_berries(self, g: Ints, beginner: Ints) -> None:
         """K9's choices first; then the game ends or the beginner (or the next in, C2) throws."""
         if self.high_rollers:
-            waiting = self.pending[g].any(axis=1)
+            waiting = self.pending.take(g, 0).any(axis=1)
             gw = g[waiting]
             self.beginner[gw] = beginner[waiting]
             self.phase[gw] = EMERGENCY

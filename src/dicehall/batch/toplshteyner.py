@@ -273,7 +273,7 @@ class ToplshteynerBatch(Batch):
         self._set_point(g[self.point[g] == 0], 10)
         alone = self.alive[g] == 2  # one other player: no choice to ask
         ga = g[alone]
-        others = self.lives[ga] > 0
+        others = self.lives.take(ga, 0) > 0
         others[np.arange(ga.size), self.roller[ga]] = False
         self._elected(ga, np.argmax(others, axis=1))
         self.phase[g[~alone]] = ELECT
@@ -301,7 +301,7 @@ class ToplshteynerBatch(Batch):
         self.steps[g] += 1
         self.phase[g] = TURN
         roller = self.roller[g]
-        others = self.lives[g] > 0
+        others = self.lives.take(g, 0) > 0
         others[np.arange(g.size), roller] = False
         pick = self._choose(self.alive[g] - 1)
         target = np.argmax(np.cumsum(others, axis=1) > pick[:, None], axis=1)
@@ -321,7 +321,7 @@ class ToplshteynerBatch(Batch):
     def _heuristic_elect(self, g: Ints, roller: Ints) -> Ints:
         """The heuristic's choice for High Fives: the seat its own `elect` names, asked once
         per position (the lives of those in, in play order from the roller)."""
-        return self._heuristic_targets(self.lives[g], roller)
+        return self._heuristic_targets(self.lives.take(g, 0), roller)
 
     def _heuristic_targets(self, lives: Ints, roller: Ints) -> Ints:
         """The heuristic's elections at `lives` (games x seats), each by its `roller`."""
@@ -377,7 +377,7 @@ class ToplshteynerBatch(Batch):
         self._successor_left(self.nxt, go, seat[out])
         over = self.alive[go] == 1
         gw = go[over]
-        self.winner[gw] = np.argmax(self.lives[gw] > 0, axis=1)
+        self.winner[gw] = np.argmax(self.lives.take(gw, 0) > 0, axis=1)
         self.phase[gw] = OVER
         self._over(gw)
         self.roller[gw] = -1

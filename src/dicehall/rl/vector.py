@@ -194,7 +194,7 @@ class DicehallVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArra
             raise RuntimeError("an episode is over: reset it with options={'reset_mask': ...}")
         fresh = np.flatnonzero(done) if mode == AutoresetMode.NEXT_STEP else self._all[:0]
         live = np.flatnonzero(~done) if fresh.size else self._all
-        legal = self._mask[live]
+        legal = self._mask.take(live, 0)
         picked = chosen[live]
         ok = (picked >= 0) & (picked < self.num_actions)
         ok[ok] = legal[np.flatnonzero(ok), picked[ok]]
@@ -211,7 +211,7 @@ class DicehallVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArra
         bad = ~ok[~formal]
         if bad.any():
             ids[bad] = self.batch.default(play[bad])
-        self.batch.act(play, ids, self._mask[play])
+        self.batch.act(play, ids, self._mask.take(play, 0))
         self._formal[ended_formal] = False
         self._start(fresh, advance=False)
         self.batch.advance(np.concatenate([play, fresh]) if fresh.size else play)

@@ -105,7 +105,7 @@ class KarikiSeated(Seated, KarikiBatch):
 
     def _deciding(self, g: Ints) -> Ints:
         """K9: the first in the queue of those deciding on an emergency berry."""
-        pending = self.pending[g]
+        pending = self.pending.take(g, 0)
         queue = np.where(pending > 0, pending, np.iinfo(np.int64).max)
         seat: Ints = np.argmin(queue, axis=1)
         return seat
@@ -134,8 +134,8 @@ class KarikiSeated(Seated, KarikiBatch):
         return default
 
     def net(self, g: Ints) -> Ints:
-        winner = np.argmin(self.out[g], axis=1)
-        net = -self.paid[g]
+        winner = np.argmin(self.out.take(g, 0), axis=1)
+        net = -self.paid.take(g, 0)
         net[np.arange(g.size), winner] += self.pot[g]
         return net
 

@@ -120,7 +120,9 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         tk = turns.normal.take(flags)
         if tk.min() < 0:
             raise AssertionError("a turn state the rules never reach")
-        lk = chain.key(self.lives[g], self.roller.take(g), self.bought[g].sum(axis=1))
+        lk = chain.key(
+            self.lives.take(g, 0), self.roller.take(g), self.bought.take(g, 0).sum(axis=1)
+        )
         throws = self.throws.take(g)
         last_code = np.full(m0, -1, dtype=np.int64)
         last_end = self.last_end.take(g)
@@ -211,9 +213,9 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.decisions[g] = decisions
         final = final_lk >> chain_.SHIFT  # the lives states
         lives = chain.lives.take(final, axis=0)
-        bought = self.bought[g]
+        bought = self.bought.take(g, 0)
         self.lives[g] = lives
-        self.paid[g] = chain_.START + 2 * bought - lives + self.reclaimed[g]
+        self.paid[g] = chain_.START + 2 * bought - lives + self.reclaimed.take(g, 0)
         self.pot[g] = 3 * n + 2 * bought.sum(axis=1) - lives.sum(axis=1)
         self.alive[g] = np.count_nonzero(lives, axis=1)
         self.nxt[g] = chain.following.take(final, axis=0)
@@ -302,7 +304,7 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         return default
 
     def net(self, g: Ints) -> Ints:
-        net: Ints = self.reclaimed[g] - self.paid[g]
+        net: Ints = self.reclaimed.take(g, 0) - self.paid.take(g, 0)
         net[np.arange(g.size), self.winner[g]] += self.pot[g]
         return net
 
