@@ -44,6 +44,8 @@ RANK = np.full((7, 7), -1, dtype=np.int8)
 for _a in range(1, 7):
     for _b in range(1, 7):
         RANK[_a, _b] = KARIKI if _a + _b == 3 else (7 + _a if _a == _b else _a + _b - 4)
+RANKS = RANK.astype(np.int64).reshape(-1)
+"""RANK flat, by 7 * a + b: arrays of faces are ranked with one `take`."""
 
 BERRY_REASONS = {
     "kariki": "Kariki",
@@ -193,7 +195,7 @@ class KarikiBatch(Batch):
         self.steps[g] += 1
         a = self.rng.integers(1, 7, g.size)
         b = self.rng.integers(1, 7, g.size)
-        rank = RANK[a, b].astype(np.int64)
+        rank = RANKS.take(a * 7 + b)
         kariki = rank == KARIKI
         if kariki.any():
             self._kariki(g[kariki])
@@ -208,7 +210,9 @@ class KarikiBatch(Batch):
         hidden = ~kariki & ~failed
         gh = g[hidden]
         self.dice_rank[gh] = rank[hidden]
-        self.dice[gh] = np.column_stack([a, b])[hidden]
+        cell = gh * 2
+        self.dice.reshape(-1)[cell] = a[hidden]
+        self.dice.reshape(-1)[cell + 1] = b[hidden]
         self.phase[gh] = CLAIM
 
     def _kariki(self, g: Ints) -> None:
@@ -218,9 +222,10 @@ class KarikiBatch(Batch):
         self.shown_pull[g] = False  # the Kariki is the last dice shown now
         victim = self._next_in(g, roller)
         in_before = ~self.out.take(g, 0)
-        self.crowns[g, roller] += 1
+        crowns, cell = self.crowns.reshape(-1), g * self.n + roller
+        crowns[cell] += 1
         self._berry(g, victim, "kariki")
-        third = self.crowns[g, roller] % 3 == 0
+        third = crowns.take(cell) % 3 == 0
         if third.any():
             self.events["third-crown"][g[third]] += 1
             self._third_crown(g[third], roller[third], in_before[third])

@@ -424,8 +424,9 @@ class TaoBatch(Batch):
         if g.size == 0:
             return
         self.events["pot"][g] += 1
-        self.black[g, seat] += self.pot_black[g]
-        self.white[g, seat] += self.pot_white[g]
+        cell = g * self.n + seat
+        self.black.reshape(-1)[cell] += self.pot_black[g]
+        self.white.reshape(-1)[cell] += self.pot_white[g]
         self.pot_black[g] = self.pot_white[g] = 0
         self.in_round[g] = False
         self._mark_out(g)
@@ -456,7 +457,8 @@ class TaoBatch(Batch):
         if g.size == 0:
             return
         self.events["match-won"][g] += 1
-        self.matches_won[g, seat] += 1
+        won_cell = g * self.n + seat
+        self.matches_won.reshape(-1)[won_cell] += 1
         lacks = self.token_holder[g] != seat
         self.token_holder[g[lacks]] = seat[lacks]
         self.token_gold[g[lacks]] = False
@@ -466,7 +468,7 @@ class TaoBatch(Batch):
         if self.length == "single":
             won = np.ones(g.size, dtype=bool)
         elif self.length == "two":
-            won = self.matches_won[g, seat] == 2
+            won = self.matches_won.reshape(-1).take(won_cell) == 2
         else:
             won = ~lacks & ~turns
         self.winner[g[won]] = seat[won]

@@ -342,9 +342,9 @@ class ToplshteynerBatch(Batch):
         self.phase[g] = TURN
         buy = (self._choose(np.full(g.size, 2)) == 0) | self.heuristic[self.roller[g]]
         gb = g[buy]
-        roller = self.roller[gb]
-        self.lives[gb, roller] += 1
-        self.paid[gb, roller] += 1
+        cell = gb * self.n + self.roller[gb]
+        self.lives.reshape(-1)[cell] += 1
+        self.paid.reshape(-1)[cell] += 1
         self.pot[gb] += 1
         self.events["buy"][gb] += 1
         self.events["decline"][g[~buy]] += 1

@@ -20,7 +20,7 @@ from dicehall.batch.kariki import (
     DOUBLE_SIXES,
     EMERGENCY,
     OVER,
-    RANK,
+    RANKS,
     RESPOND,
     ROLL_OFF,
     THROW,
@@ -207,10 +207,9 @@ SHOWS[RESPOND, 1] = True
 SHOWS[[CLAIM, RESPOND], 2] = True
 SHOWS[:, 3] = True
 SHOWS[[ROLL_OFF, DIRECTION], 3] = False
-RANKS = RANK.astype(np.int64).reshape(-1)
 
 
 def _rank(a: Ints, b: Ints) -> Ints:
-    """RANK[a, b] (K2) for arrays of faces, -1 where there are none."""
+    """The rank (K2, `RANKS`) of arrays of faces, -1 where there are none."""
     rank: Ints = RANKS.take(a * 7 + b)
     return rank

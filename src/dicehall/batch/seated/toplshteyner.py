@@ -264,10 +264,12 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.last_end[ge] = ENDS["point"]
 
     def _buy(self, g: Ints) -> None:
-        roller = self.roller[g]
-        paid = self.paid[g, roller]
+        cell = g * self.n + self.roller[g]
+        paid = self.paid.reshape(-1).take(cell)
         super()._buy(g)
-        self.bought[g, roller] += self.paid[g, roller] - paid  # a life bought is a stake paid
+        self.bought.reshape(-1)[cell] += (
+            self.paid.reshape(-1).take(cell) - paid
+        )  # a stake paid: a life bought
 
     def _end_turn(self, g: Ints, why: str) -> None:
         if g.size:
