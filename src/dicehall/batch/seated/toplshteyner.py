@@ -264,12 +264,10 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.last_end[ge] = ENDS["point"]
 
     def _buy(self, g: Ints) -> None:
-        cell = g * self.n + self.roller[g]
-        paid = self.paid.reshape(-1).take(cell)
+        paid, cell = self.paid.reshape(-1), g * self.n + self.roller[g]
+        before = paid.take(cell)
         super()._buy(g)
-        self.bought.reshape(-1)[cell] += (
-            self.paid.reshape(-1).take(cell) - paid
-        )  # a stake paid: a life bought
+        self.bought.reshape(-1)[cell] += paid.take(cell) - before  # a stake paid: a life bought
 
     def _end_turn(self, g: Ints, why: str) -> None:
         if g.size:
