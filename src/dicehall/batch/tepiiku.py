@@ -201,8 +201,9 @@ class TepiikuBatch(Batch):
         self.events["outcome still"][gs] += 1
         self.events["outcome tie"][gt] += 1
         self.events["outcome beat"][gw] += 1
+        kind = still + 2 * tie + 3 * beat  # the index in OUTCOMES (bust is 0)
         kept = ~bust  # a bust's payment is what settles it
-        self._settle(g[kept], (still + 2 * tie + 3 * beat)[kept], fish[kept], old[kept])
+        self._settled(g[kept], kind[kept], fish[kept], old[kept])
         self._pay(gb, 2 * self.pot[gb])
         self.pot[gs] += 1
         self.pot[gt] *= 2
@@ -216,20 +217,21 @@ class TepiikuBatch(Batch):
         self.steps[g] += 2
         self.events["reroll"][g] += 1
         seat = self.forced[g]
-        old = self.scores.reshape(-1).take(g * SEATS + seat)
+        cell = g * SEATS + seat
+        old = self.scores.reshape(-1).take(cell)
         self._reroll(g, seat, self._reroll_choice(g, seat))
         scores = self.scores.take(g, 0)
-        new = scores.reshape(-1).take(np.arange(0, scores.size, SEATS) + seat)
+        new = self.scores.reshape(-1).take(cell)
         others = (scores == new[:, None]) & (np.arange(SEATS) != seat[:, None])
         tie = others.any(axis=1)
-        self._settle(g, np.where(tie, OUTCOMES.index("tie"), OUTCOMES.index("settled")), seat, old)
+        self._settled(g, np.where(tie, OUTCOMES.index("tie"), OUTCOMES.index("settled")), seat, old)
         self.events["outcome tie"][g[tie]] += 1
         self.pot[g[tie]] *= 2
         self.forced[g[tie]] = np.argmax(others[tie], axis=1)
         self.events["outcome settled"][g[~tie]] += 1
         self._assign_roles(g[~tie])
 
-    def _settle(self, g: Ints, kind: Ints, seat: Ints, old: Ints) -> None:
+    def _settled(self, g: Ints, kind: Ints, seat: Ints, old: Ints) -> None:
         """A reroll's outcome (T8) in games `g`: `kind` indexes OUTCOMES, `old` is the score
         before it. The batch keeps nothing of it; a seated batch shows it."""
 

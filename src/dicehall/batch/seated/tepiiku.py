@@ -112,7 +112,7 @@ class TepiikuSeated(Seated, TepiikuBatch):
             choice[mine] = self.chosen[g[mine], seat[mine]]
         return choice
 
-    def _settle(self, g: Ints, kind: Ints, seat: Ints, old: Ints) -> None:
+    def _settled(self, g: Ints, kind: Ints, seat: Ints, old: Ints) -> None:
         """Kept as the last thing settled (a bust's payment follows it)."""
         self.last_kind[g] = kind
         self.last_seat[g] = seat
