@@ -28,6 +28,12 @@ Usage:
 
 Without `--game` every game runs at the seat counts of CONFIGS.
 
+With `--share` it counts instead the learning seat's share of every seat's
+decisions in the episodes that end (formal ones of games the dice decided
+left out) (random agent, random opponents, 1,024
+environments, 300 steps): the batch plays the rest between two of the
+learner's decisions.
+
 With `--instructions` it counts instead the machine instructions of an agent
 decision in the vector environment at each size (valgrind, as
 `step_instructions.py`: two runs of 10 and 40 steps, the difference divided
@@ -219,6 +225,28 @@ def instructions(gid: str, seats: int, n: int, src: Path) -> float:
     return (i2 - i1) / (d2 - d1)
 
 
+def share(gid: str, seats: int, n: int = 1024, steps: int = 300, seed: int = 1) -> float:
+    """The learner's decisions over every seat's (`batch.decisions`), in ended episodes; a
+    game the dice decided before anyone did (its one formal decision) counts for neither."""
+    envs = DicehallVectorEnv(n, gid, seats=seats, seat=0, opponents="random")
+    _, infos = envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    masks = infos["action_mask"]
+    mine = np.zeros(n, dtype=np.int64)
+    learner = every = 0
+    for _ in range(steps):
+        mine += masks.any(axis=1) & ~infos.get("decided_by_dice", np.zeros(n, dtype=bool))
+        _, _, terminated, truncated, infos = envs.step(
+            np.argmax(rng.random(masks.shape) * masks, axis=1)
+        )
+        masks = infos["action_mask"]
+        ended = np.flatnonzero(terminated | truncated)
+        learner += int(mine[ended].sum())
+        every += int(envs.batch.decisions[ended].sum())
+        mine[ended] = 0
+    return learner / every
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game")
@@ -230,9 +258,14 @@ def main() -> None:
     parser.add_argument("--instructions", action="store_true", help="count, with valgrind")
     parser.add_argument("--tree", type=Path, action="append", help="with --instructions")
     parser.add_argument("--self-play", action="store_true", help="also every seat the caller's")
+    parser.add_argument("--share", action="store_true", help="the learner's share of decisions")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     configs = [(args.game, args.seats or make_game(args.game).seats)] if args.game else CONFIGS
+    if args.share:
+        for gid, seats in configs:
+            print(f"{gid}, {seats} seats: the learner's share {share(gid, seats):.3f}", flush=True)
+        return
     if args.instructions:
         trees = args.tree or [Path(__file__).resolve().parent.parent / "src"]
         print("| game, seats | envs | " + " | ".join(str(t) for t in trees) + " |")
