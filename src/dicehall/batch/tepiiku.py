@@ -128,12 +128,12 @@ class TepiikuBatch(Batch):
     def _thumbs(self, g: Ints) -> Bools:
         """Every seat's thumbs in games `g`: up at random, or as the heuristic."""
         up = self.rng.random((g.size, SEATS)) < 0.5
-        chosen: Bools = np.where(self.heuristic, THUMBS_UP[self.scores[g] - LOWEST], up)
+        chosen: Bools = np.where(self.heuristic, THUMBS_UP[self.scores.take(g, 0) - LOWEST], up)
         return chosen
 
     def _resolve_ties(self, g: Ints) -> None:
         """T6: every seat whose score equals another's rerolls; else roles (T7)."""
-        s0, s1, s2 = self.scores[g].T
+        s0, s1, s2 = self.scores.take(g, 0).T
         one_two, two_three, one_three = s0 == s1, s1 == s2, s0 == s2
         tied = np.empty((g.size, SEATS), dtype=bool)
         np.logical_or(one_two, one_three, out=tied[:, 0])
@@ -147,7 +147,7 @@ class TepiikuBatch(Batch):
 
     def _ties(self, g: Ints) -> None:
         """T6 with C3: every tied seat chooses dice, then all of them are thrown."""
-        tied = self.tied[g]
+        tied = self.tied.take(g, 0)
         count = tied.sum(axis=1)
         self.steps[g] += 2 * count  # a choice and a throw per tied seat
         self.events["choice"][g] += count
@@ -166,7 +166,7 @@ class TepiikuBatch(Batch):
         a table by the three seats' comparisons (far cheaper than sorting each row)."""
         if g.size == 0:
             return
-        s0, s1, s2 = self.scores[g].T
+        s0, s1, s2 = self.scores.take(g, 0).T
         order = ROLES.take((s0 < s1) * 4 + (s1 < s2) * 2 + (s0 < s2), 0)
         self.fish[g], self.middle[g], self.hook[g] = order.T
         self.phase[g] = FISH
@@ -240,11 +240,11 @@ class TepiikuBatch(Batch):
         if g.size == 0:
             return
         coins, base = self.coins.reshape(-1), g * SEATS
-        fish, hook = base + self.fish.take(g), base + self.hook.take(g)
-        has = coins.take(fish)
+        fish_cell, hook_cell = base + self.fish.take(g), base + self.hook.take(g)
+        has = coins.take(fish_cell)
         amount = np.minimum(due, has)
-        coins[fish] -= amount
-        coins[hook] += amount
+        coins[fish_cell] -= amount
+        coins[hook_cell] += amount
         self.events["pay"][g] += 1
         broke = amount == has
         self.phase[g[broke]] = OVER
@@ -270,7 +270,7 @@ class TepiikuBatch(Batch):
         smart = self.heuristic[seat]
         if smart.any():
             gs, ss = g[smart], seat[smart]
-            scores = self.scores[gs]
+            scores = self.scores.take(gs, 0)
             others = np.sort(np.where(np.arange(SEATS) == ss[:, None], HIGHEST + 1, scores), 1)
             hand = self.hands[gs, ss]
             keys = np.stack([SORTED[hand], others[:, 0], others[:, 1]], axis=1)

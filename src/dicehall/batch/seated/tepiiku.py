@@ -89,7 +89,7 @@ class TepiikuSeated(Seated, TepiikuBatch):
         up = super()._thumbs(g)
         mine = self.outside
         if mine.any():
-            up[:, mine] = self.chosen[g][:, mine] == 1
+            up[:, mine] = self.chosen.take(g, 0)[:, mine] == 1
         self.up[g] = up
         return up
 
@@ -172,7 +172,7 @@ class TepiikuSeated(Seated, TepiikuBatch):
         if phase == BET:
             self.decisions[g] += SEATS - int(self.outside.sum())
         elif phase == TIES:
-            self.decisions[g] += (self.tied[g] & ~self.outside).sum(axis=1)
+            self.decisions[g] += (self.tied.take(g, 0) & ~self.outside).sum(axis=1)
         else:
             self.decisions[g] += 1
 
@@ -185,7 +185,7 @@ class TepiikuSeated(Seated, TepiikuBatch):
         return default
 
     def net(self, g: Ints) -> Ints:
-        net: Ints = self.coins[g] - self.bankroll
+        net: Ints = self.coins.take(g, 0) - self.bankroll
         return net
 
     # --- what a seat sees --------------------------------------------------------------
