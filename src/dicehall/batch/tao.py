@@ -202,9 +202,11 @@ class TaoBatch(Batch):
         n = self.n
         rows = np.arange(g.size)[:, None]
         order = (self._find_opener(g)[:, None] + np.arange(n)) % n  # seats, by position
-        cells = (g[:, None], order)
-        playing = self.in_round[cells]
-        pay, low, high = self._split(g, playing, self.black[cells], self.white[cells])
+        cells = g[:, None] * n + order  # the per-seat arrays flat: one index array
+        playing = self.in_round.reshape(-1).take(cells)
+        has_black = self.black.reshape(-1).take(cells)
+        has_white = self.white.reshape(-1).take(cells)
+        pay, low, high = self._split(g, playing, has_black, has_white)
         colours = high - low + 1
         # The engine's legal lists: (pass, raise low..high), or (pass) with nothing to pay;
         # after the raise (call low..high, fold), or (call with nothing, fold).
@@ -232,8 +234,9 @@ class TaoBatch(Batch):
         black = np.where(bets, pay - white, 0)
         self._pay(g, order, black, white)
         white_bets = bets & (white > 0)
-        self.must_reroll[cells] = white_bets  # D5: one reroll, however many white stones
-        self.in_round[cells] = playing & ~folds  # D7: the stones stay in the pot
+        # D5: one reroll, however many white stones
+        self.must_reroll.reshape(-1)[cells] = white_bets
+        self.in_round.reshape(-1)[cells] = playing & ~folds  # D7: the stones stay in the pot
         self.steps[g] += passes.sum(axis=1) + raised + others.sum(axis=1)  # some seats twice
         for name, happened in (
             ("pass", passes),
@@ -370,9 +373,13 @@ class TaoBatch(Batch):
     def _pay(self, g: Ints, seats: Ints | tuple[slice], black: Ints, white: Ints) -> None:
         """Stones into the pot: `black` and `white` (games x seats) from the `seats` of `g`
         (a permutation of the seats in each game, or all of them in seat order)."""
-        cells = (g[:, None], seats) if isinstance(seats, np.ndarray) else (g, *seats)
-        self.black[cells] -= black
-        self.white[cells] -= white
+        if isinstance(seats, np.ndarray):
+            cells = g[:, None] * self.n + seats
+            self.black.reshape(-1)[cells] -= black
+            self.white.reshape(-1)[cells] -= white
+        else:
+            self.black[(g, *seats)] -= black
+            self.white[(g, *seats)] -= white
         self.pot_black[g] += black.sum(axis=1)
         self.pot_white[g] += white.sum(axis=1)
 

@@ -148,18 +148,18 @@ class TaoSeated(Seated, TaoBatch):
         black: Ints,
         white: Ints,
     ) -> None:
-        cells = (g[:, None], order)
+        cells = g[:, None] * self.n + order  # the per-seat arrays flat
         bet = np.full(order.shape, -1, dtype=np.int64)
         for kind, happened in ((PASS, passes), (RAISE, raiser), (CALL, calls), (FOLD, folds)):
             bet[happened] = kind
-        self.bet[cells] = bet
-        self.paid_black[cells] = black
-        self.paid_white[cells] = white
+        self.bet.reshape(-1)[cells] = bet
+        self.paid_black.reshape(-1)[cells] = black
+        self.paid_white.reshape(-1)[cells] = white
         raised = raiser.any(axis=1)
         self.raiser[g] = np.where(raised, order[np.arange(g.size), np.argmax(raiser, axis=1)], -1)
         self.opener[g] = order[:, 0]
         self.stage[g] = stage
-        self.folded[cells] |= folds
+        self.folded.reshape(-1)[cells] |= folds
         # the opening round up to the raise (if any), then everyone else's reply to it
         playing = passes | raiser | calls | folds
         first = np.where(raised, np.argmax(raiser, axis=1), self.n)
