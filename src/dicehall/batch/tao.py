@@ -203,9 +203,9 @@ class TaoBatch(Batch):
         rows = np.arange(g.size)[:, None]
         order = (self._find_opener(g)[:, None] + np.arange(n)) % n  # seats, by position
         cells = g[:, None] * n + order  # the per-seat arrays flat: one index array
-        playing = self.in_round.reshape(-1).take(cells)
-        has_black = self.black.reshape(-1).take(cells)
-        has_white = self.white.reshape(-1).take(cells)
+        playing = self.in_round.reshape(-1)[cells]
+        has_black = self.black.reshape(-1)[cells]
+        has_white = self.white.reshape(-1)[cells]
         pay, low, high = self._split(g, playing, has_black, has_white)
         colours = high - low + 1
         # The engine's legal lists: (pass, raise low..high), or (pass) with nothing to pay;
@@ -215,7 +215,7 @@ class TaoBatch(Batch):
         if smart.any():
             opening = self._heuristic_opening(g, stage, order, smart, pay, low, high, opening)
         raising = playing & (opening > 0)
-        raised = raising.any(axis=1)
+        raised: Bools = np.asarray(raising.any(axis=1))
         first = np.argmax(raising, axis=1)
         position = np.arange(n)
         passes = playing & ((position < first[:, None]) | ~raised[:, None])
