@@ -95,8 +95,9 @@ class Batch:
     def _successor_left(self, nxt: Ints, g: Ints, seat: Ints) -> None:
         """`seat` left each game `g`: whoever it followed in `nxt` (games x seats, the next
         seat still in, C2) now hands on to its successor."""
-        row = nxt[g]
-        nxt[g] = np.where(row == seat[:, None], nxt[g, seat][:, None], row)
+        row = nxt.take(g, 0)
+        after = row.reshape(-1).take(np.arange(g.size) * self.n + seat)
+        nxt[g] = np.where(row == seat[:, None], after[:, None], row)
 
     @staticmethod
     def _lookup(keys: Ints, cache: dict[Any, Any], decide: Callable[..., Any]) -> NDArray[Any]:

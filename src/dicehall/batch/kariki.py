@@ -406,7 +406,7 @@ class KarikiBatch(Batch):
     def _go_out(self, g: Ints, seat: Ints) -> None:
         if g.size == 0:
             return
-        self.out[g, seat] = True
+        self.out.reshape(-1)[g * self.n + seat] = True
         self.in_count[g] -= 1
         self.events["out"][g] += 1
         self._successor_left(self.nxt, g, seat)

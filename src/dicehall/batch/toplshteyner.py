@@ -255,7 +255,7 @@ class ToplshteynerBatch(Batch):
         doom = (self.point[g] == 6) & self.threes[g]
         gd = g[doom]
         roller = self.roller[gd]
-        self._lose(gd, roller, self.lives[gd, roller])
+        self._lose(gd, roller, self.lives.reshape(-1).take(gd * self.n + roller))
         self.threes[g[~doom]] = True
         self._set_point(g[~doom], 6)
 
@@ -281,13 +281,14 @@ class ToplshteynerBatch(Batch):
     def _trick_sixes(self, g: Ints) -> None:
         """P9: a life back from the pot below three lives; at three, buy a fourth (or for fun)."""
         roller = self.roller[g]
-        lives = self.lives[g, roller]
+        lives = self.lives.reshape(-1).take(g * self.n + roller)
         back = (lives < MAX_LIVES) & ((lives < START_LIVES) | self.for_fun)
         has_pot = self.pot[g] > 0
         gb, rb = g[back & has_pot], roller[back & has_pot]
-        self.lives[gb, rb] += 1
+        cell = gb * self.n + rb
+        self.lives.reshape(-1)[cell] += 1
         self.pot[gb] -= 1
-        self.reclaimed[gb, rb] += 1
+        self.reclaimed.reshape(-1)[cell] += 1
         self.events["life_back"][gb] += 1
         self.events["empty_pot"][g[back & ~has_pot]] += 1
         offer = (lives == START_LIVES) & (not self.for_fun)
