@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -12,10 +13,12 @@ import pytest
 from dicehall.batch import play, tepiiku
 from dicehall.batch.tepiiku import (
     EVENTS,
+    FISH,
     HIGHEST,
     LOWEST,
     SCORES,
     SORTED,
+    TIES,
     TepiikuBatch,
     _fish_costs,
     _in_hand_order,
@@ -93,6 +96,50 @@ def test_T8_a_still_fish_without_the_extra_coin_is_caught(monkeypatch: pytest.Mo
     failed = dict(compare({}, ("random",)))
     assert "steps" in failed  # longer rounds, more rerolls
     assert "event outcome beat" in failed
+
+
+def _scripted_scores() -> tuple[TepiikuBatch, np.ndarray]:
+    """A batch whose 27 games hold every arrangement of three scores out of 3, 7 and 11."""
+    scores = np.array(list(itertools.product([3, 7, 11], repeat=3)))
+    batch = TepiikuBatch(make_game("tepiiku"), len(scores), seed=0)
+    batch.scores[:] = scores
+    batch._resolve_ties(np.arange(len(scores)))
+    return batch, scores
+
+
+def test_T6_every_seat_whose_score_equals_anothers_is_tied() -> None:
+    batch, scores = _scripted_scores()
+    tied = [[row.count(score) > 1 for score in row] for row in scores.tolist()]
+    assert batch.tied.tolist() == tied
+    assert (batch.phase == np.where(np.any(tied, axis=1), TIES, FISH)).all()
+
+
+def test_T7_the_lowest_score_is_the_fish_and_the_highest_the_hook() -> None:
+    batch, scores = _scripted_scores()
+    distinct = [g for g, row in enumerate(scores.tolist()) if len(set(row)) == 3]
+    assert len(distinct) == 6  # every order of three scores
+    for g in distinct:
+        roles = [batch.fish[g], batch.middle[g], batch.hook[g]]
+        assert roles == np.argsort(scores[g]).tolist()
+
+
+def test_a_reroll_throws_only_the_dice_it_names() -> None:
+    """T7, T8: the dice kept stay as they were, the others are thrown, and the score is
+    the new hand's: for every set of dice, on many hands."""
+    games = 2000
+    batch = TepiikuBatch(make_game("tepiiku"), games, seed=1)
+    g, seat = np.arange(games), np.arange(games) % 3
+    before = batch.hands[g, seat].copy()
+    which = np.arange(games) % len(SUBSETS)
+    batch._reroll(g, seat, which)
+    after = batch.hands[g, seat]
+    digits = [(before // 36, before // 6 % 6, before % 6), (after // 36, after // 6 % 6, after % 6)]
+    for die in range(3):
+        kept = np.array([die not in SUBSETS[k] for k in which])
+        assert (digits[0][die][kept] == digits[1][die][kept]).all()
+        thrown = digits[1][die][~kept]
+        assert np.bincount(thrown, minlength=6).min() > 0  # fresh faces, every one seen
+    assert (batch.scores[g, seat] == SCORES[after]).all()
 
 
 def test_batch_of_tepiiku_refuses_a_bot_it_cannot_play() -> None:
