@@ -137,7 +137,11 @@ def test_serve_without_the_server_extra_says_what_to_install() -> None:
     assert "pip install 'dicehall[server]'" in lines[0]
 
 
-def test_shell_completion_is_on() -> None:
+def test_shell_completion_is_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Typer guesses the shell from the processes above this one, and finds none under a
+    # detached runner: the shell is named here instead, as a user's `--show-completion
+    # bash` names it where the guess fails.
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
     result = CliRunner().invoke(app, ["--show-completion", "bash"], prog_name="dicehall")
     assert result.exit_code == 0
     assert "_dicehall_completion" in result.output
