@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dicehall.batch.kariki import KarikiBatch
-from dicehall.batch.seated import kariki, tao_rounds, toplshteyner
+from dicehall.batch.seated import kariki, tao, tao_rounds, toplshteyner
 from dicehall.batch.seated import toplshteyner_chain as chain
 from dicehall.rl.gymnasium import DicehallGymEnv
 from dicehall.rl.vector import DicehallVectorEnv
@@ -184,22 +184,32 @@ def test_a_broken_rule_of_the_chain_is_caught(monkeypatch: pytest.MonkeyPatch) -
 
 def test_taos_rounds_without_the_seat_are_played_in_a_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     """Once the seat is out of a four-seat match (D10) the others play on without it, a
-    game at a time (`tao_rounds`, the opponents being random) when few games are left."""
+    game at a time (`tao_rounds`, the opponents being random) when few games are left:
+    held until the rest of the step is played, and never left held after it."""
     played = []
+    releases = []
 
     def counts(*args: Any) -> None:
         played.append(1)
         rounds(*args)
 
+    def release(batch: Any) -> Any:
+        releases.append(len(batch._held))
+        return let_go(batch)
+
     rounds = tao_rounds.play_rounds
     monkeypatch.setattr(tao_rounds, "play_rounds", counts)
+    let_go = tao.TaoSeated._release
+    monkeypatch.setattr(tao.TaoSeated, "_release", release)
     envs = DicehallVectorEnv(64, "tao", seats=4, opponents="random", length="single")
     rng = np.random.default_rng(3)
     _, infos = envs.reset(seed=3)
     for _ in range(200):
         masks = infos["action_mask"]
         _, _, _, _, infos = envs.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+        assert not (envs.batch.phase == tao.HELD).any()
     assert played
+    assert max(releases) > 1  # games held in different passes, handed over together
 
 
 def test_a_broken_rule_of_taos_loop_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

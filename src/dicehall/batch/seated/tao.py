@@ -33,8 +33,9 @@ from dicehall.batch.seated.tensor import Seen, Tensors
 from dicehall.batch.tao import EVENTS, OPENER, OVER, ROUND, TaoBatch, opens, replies
 from dicehall.core.game import Game
 
-ANTE, BET = OVER + 1, OVER + 2
-"""The phases a seat decides in, after the batch's own (the opener's throw, a round, over)."""
+ANTE, BET, HELD = OVER + 1, OVER + 2, OVER + 3
+"""The phases a seat decides in, after the batch's own (the opener's throw, a round, over);
+then rounds held for the loop (`TaoSeated._rounds`)."""
 PASS, RAISE, CALL, FOLD = range(4)
 """A seat's bet in this stage, numbered as the encoding numbers them."""
 ANTES, PASS_ID, RAISES, CALLS, FOLD_ID = 0, 4, 5, 9, 13
@@ -69,6 +70,8 @@ class TaoSeated(Seated, TaoBatch):
         super().__init__(game, games, seed, bots, outside, max_decisions)
 
     def _more_arrays(self, size: int, n: int) -> None:
+        self._held: list[Ints] = []
+        """Games held in rounds without an outside seat (`_rounds`), to play together."""
         self.faces = np.zeros((size, n, 2), dtype=np.int64)
         self.folded = np.zeros((size, n), dtype=bool)
         self.bet = np.full((size, n), -1, dtype=np.int64)
@@ -103,14 +106,25 @@ class TaoSeated(Seated, TaoBatch):
     def _rounds(self, g: Ints) -> None:
         """A round begins in each of games `g`: set up (`_set_up_rounds`) and, in games
         without an outside seat in it, played a round a pass or, for a few games with
-        random seats only, every round up to one with an outside seat in it (or the end),
-        game by game (`tao_rounds`)."""
+        random seats only, held until nothing else moves (`_release`)."""
         g = self._set_up_rounds(g)
         if g.size == 0:
             return
         if g.size > LOOP_GAMES or self.heuristic.any():
             self._round(g)
             return
+        self.phase[g] = HELD
+        self._held.append(g)
+
+    def _release(self) -> Ints:
+        """The games held in rounds without an outside seat, every round up to one with an
+        outside seat in it (or the end) played game by game (`tao_rounds`), all in one
+        handover: some forty NumPy calls each way, however few games it carries, where
+        handing over the games of each pass took several a step."""
+        if not self._held:
+            return super()._release()
+        g = np.concatenate(self._held) if len(self._held) > 1 else self._held[0]
+        self._held = []
         # each game's rows as a `tao_rounds.Game` and back, field by field in C (zip,
         # attrgetter): a Python loop over the fields would cost more than the rounds
         columns = [getattr(self, name).take(g, 0).tolist() for name in tao_rounds.COLUMNS]
@@ -130,7 +144,9 @@ class TaoSeated(Seated, TaoBatch):
         self.phase[g[over]] = OVER
         self._start_round(g[~over & ante], ante=True)
         self._start_round(g[~over & ~ante], ante=False)
-        self._set_up_rounds(g[~over])  # at once: an outside seat is in each of them
+        going: Ints = g[~over]
+        self._set_up_rounds(going)  # at once: an outside seat is in each of them
+        return going
 
     def _ante(self, g: Ints) -> None:
         self.decisions[g] += self.in_round.take(g, 0).sum(axis=1)
