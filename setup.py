@@ -2,9 +2,7 @@
 
 A wheel (`pip install .`, `python -m build`) compiles the core's Game and
 State and the four games' rules with mypyc, which makes a step of play about
-twice as fast (docs/contributors/core.md, Compiled rules), and the vector
-environment's one loop that plays games one at a time in Python (Tao Dice's
-rounds without the learning seat). Everything else, and
+twice as fast (docs/contributors/core.md, Compiled rules). Everything else, and
 these modules' own sources, stay Python: when no C compiler is at hand, mypyc
 is missing, or DICEHALL_PURE=1 is set, the same wheel is built without the
 compiled modules and runs as it would with them, only slower.
@@ -29,8 +27,6 @@ COMPILED = [
         f"src/dicehall/games/{game}/rules.py"
         for game in ("kariki", "tao", "tepiiku", "toplshteyner")
     ),
-    # the vector environment's Python loop: Tao Dice's rounds while the learning seat sits out
-    "src/dicehall/batch/seated/tao_rounds.py",
 ]
 
 

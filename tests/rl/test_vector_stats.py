@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dicehall.batch.kariki import KarikiBatch
-from dicehall.batch.seated import kariki, tao, tao_rounds, toplshteyner
+from dicehall.batch.seated import kariki, tao, tao_kernel, toplshteyner
 from dicehall.batch.seated import toplshteyner_chain as chain
 from dicehall.rl.gymnasium import DicehallGymEnv
 from dicehall.rl.vector import DicehallVectorEnv
@@ -44,6 +44,7 @@ CONFIGS: dict[str, tuple[int, int, dict[str, object]]] = {
     "tao": (3_000, 1, {"seats": 3, "length": "round"}),
     "tao-match": (1_500, 0, {"seats": 4, "length": "single"}),
     "toplshteyner-cap": (3_000, 0, {"seats": 4, "max_steps": 5}),
+    "tao-cap": (2_000, 2, {"seats": 4, "max_steps": 9, "length": "round"}),
 }
 
 Episode = tuple[float, int, bool, float, NDArray[Any], NDArray[Any], NDArray[Any]]
@@ -182,47 +183,49 @@ def test_a_broken_rule_of_the_chain_is_caught(monkeypatch: pytest.MonkeyPatch) -
     assert failed
 
 
-def test_taos_rounds_without_the_seat_are_played_in_a_loop(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Once the seat is out of a four-seat match (D10) the others play on without it, a
-    game at a time (`tao_rounds`, the opponents being random) when few games are left:
-    held until the rest of the step is played, and never left held after it."""
-    played = []
-    releases = []
+@pytest.mark.parametrize("name", ["tao", "tao-cap"])
+def test_taos_seats_pass_by_pass_play_the_same_game(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the compiled loop (Numba not installed), Tao Dice's batch plays its own
+    seats pass by pass. (The rounds the learning seat sits out it then plays a round a
+    pass, as it does against heuristic opponents: `test_vector_replay.py`.)"""
+    monkeypatch.setattr(tao, "compiled_loop", lambda: None)
+    assert differences(vector_sample(name), single_sample(name)) == []
 
-    def counts(*args: Any) -> None:
-        played.append(1)
-        rounds(*args)
 
-    def release(batch: Any) -> Any:
-        releases.append(len(batch._held))
-        return let_go(batch)
+def test_taos_compiled_loop_plays_the_batchs_seats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With random opponents the loop plays every move of theirs: the batch's handlers run
+    only for the learning seat's own decisions."""
+    handled = []
 
-    rounds = tao_rounds.play_rounds
-    monkeypatch.setattr(tao_rounds, "play_rounds", counts)
-    let_go = tao.TaoSeated._release
-    monkeypatch.setattr(tao.TaoSeated, "_release", release)
-    envs = DicehallVectorEnv(64, "tao", seats=4, opponents="random", length="single")
+    def counts(batch: Any, g: Any) -> None:
+        handled.append(batch.outside.take(batch.actor(g)).all())
+        bet_step(batch, g)
+
+    bet_step = tao.TaoSeated._bet_step
+    monkeypatch.setattr(tao.TaoSeated, "_bet_step", counts)
+    envs = DicehallVectorEnv(64, "tao", seats=4, opponents="random")
     rng = np.random.default_rng(3)
     _, infos = envs.reset(seed=3)
-    for _ in range(200):
+    for _ in range(50):
         masks = infos["action_mask"]
         _, _, _, _, infos = envs.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
-        assert not (envs.batch.phase == tao.HELD).any()
-    assert played
-    assert max(releases) > 1  # games held in different passes, handed over together
+    assert envs.batch._loop is not None
+    assert handled and all(handled)
 
 
 def test_a_broken_rule_of_taos_loop_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """D11 forgotten by the loop: the bid unit stays where it was when the seat went out,
-    and the match's last observation shows it. (Broken from outside the loop, which a
-    wheel compiles: its own calls within cannot be patched.)"""
+    """D11 forgotten by the compiled loop: the bid unit stays where it was whenever the
+    loop played, and the observations show it. (Broken from outside: the compiled
+    functions within cannot be patched.)"""
 
-    def forgets(game: Any, *args: Any) -> None:
-        m = game.m
-        rounds(game, *args)
-        game.m = m
+    def forgets(batch: Any, g: Any) -> None:
+        m = batch.m.copy()
+        advance(batch, g)
+        batch.m[:] = m
 
-    rounds = tao_rounds.play_rounds
-    monkeypatch.setattr(tao_rounds, "play_rounds", forgets)
+    advance = tao_kernel.advance
+    monkeypatch.setattr(tao_kernel, "advance", forgets)
     failed = dict(differences(vector_sample("tao-match"), single_sample("tao-match")))
     assert failed

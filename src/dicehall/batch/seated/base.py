@@ -130,20 +130,12 @@ class Seated(Batch):
                 if sub.size:
                     moving.append((p, handler, sub, decides))
             if not moving:
-                active = self._release()
-                if not active.size:
-                    return
-                continue
+                return
             for phase_of, handler, sub, decides in moving:
                 if decides:
                     self._count_decisions(phase_of, sub)
                 handler(sub)
             active = moving[0][2] if len(moving) == 1 else np.concatenate([m[2] for m in moving])
-
-    def _release(self) -> Ints:
-        """Games a handler held back (in a phase without a handler) to be played together
-        once nothing else moves, now let go to move on; none by default."""
-        return self.every[:0]
 
     def act(self, g: Ints, ids: Ints, legal: Bools) -> None:
         """The outside seats' choices: in each game `g`, waiting for an outside seat whose

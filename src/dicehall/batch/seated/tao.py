@@ -21,21 +21,18 @@ round and tie-break numbers, and the last showdown.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import repeat
-from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
 from dicehall.batch.base import Bools, Handler, Ints
-from dicehall.batch.seated import tao_rounds
 from dicehall.batch.seated.base import Floats, Seated
 from dicehall.batch.seated.tensor import Seen, Tensors
 from dicehall.batch.tao import EVENTS, OPENER, OVER, ROUND, TaoBatch, opens, replies
 from dicehall.core.game import Game
 
-ANTE, BET, HELD = OVER + 1, OVER + 2, OVER + 3
-"""The phases a seat decides in, after the batch's own (the opener's throw, a round, over);
-then rounds held for the loop (`TaoSeated._rounds`)."""
+ANTE, BET = OVER + 1, OVER + 2
+"""The phases a seat decides in, after the batch's own (the opener's throw, a round, over)."""
 PASS, RAISE, CALL, FOLD = range(4)
 """A seat's bet in this stage, numbered as the encoding numbers them."""
 ANTES, PASS_ID, RAISES, CALLS, FOLD_ID = 0, 4, 5, 9, 13
@@ -45,9 +42,6 @@ ACTIONS = 14
 PHASE_INDEX = {ANTE: 1, BET: 3, OVER: 6}
 """The encoding's phase of each phase a seat is seen in: deciding, or at the end."""
 STATUS_IN, STATUS_FOLDED, STATUS_SITTING_OUT, STATUS_OUT = range(4)
-LOOP_GAMES = 64
-"""At most this many games in rounds without an outside seat are played a game at a time in
-Python (`tao_rounds`), when the batch's own seats all play at random; more, a round a pass."""
 
 
 class TaoSeated(Seated, TaoBatch):
@@ -68,10 +62,17 @@ class TaoSeated(Seated, TaoBatch):
         # the batch starts its first match on construction (a fixed opener): these first
         self._more_arrays(games, game.seats)
         super().__init__(game, games, seed, bots, outside, max_decisions)
+        self.counts = np.stack([self.events[name] for name in EVENTS], axis=1)
+        """The event counts, a column each (`events` holds the columns): one array for the
+        compiled loop."""
+        self.events = {name: self.counts[:, k] for k, name in enumerate(EVENTS)}
+        by_passes = self.outside.all() or self.heuristic.any()
+        self._loop = None if by_passes else compiled_loop()
+        """The compiled loop that plays the batch's own seats when there are some and they
+        all play at random (`tao_kernel.advance`), or None: pass by pass (`Seated.advance`,
+        which draws from the batch's generator: `test_vector_replay.py` follows its draws)."""
 
     def _more_arrays(self, size: int, n: int) -> None:
-        self._held: list[Ints] = []
-        """Games held in rounds without an outside seat (`_rounds`), to play together."""
         self.faces = np.zeros((size, n, 2), dtype=np.int64)
         self.folded = np.zeros((size, n), dtype=bool)
         self.bet = np.full((size, n), -1, dtype=np.int64)
@@ -103,50 +104,18 @@ class TaoSeated(Seated, TaoBatch):
 
     # --- rounds begun: set up, and without outside seats played whole -------------
 
+    def advance(self, g: Ints) -> None:
+        if self._loop is None:
+            super().advance(g)
+        else:
+            self._loop(self, g)
+
     def _rounds(self, g: Ints) -> None:
         """A round begins in each of games `g`: set up (`_set_up_rounds`) and, in games
-        without an outside seat in it, played a round a pass or, for a few games with
-        random seats only, held until nothing else moves (`_release`)."""
-        g = self._set_up_rounds(g)
-        if g.size == 0:
-            return
-        if g.size > LOOP_GAMES or self.heuristic.any():
-            self._round(g)
-            return
-        self.phase[g] = HELD
-        self._held.append(g)
-
-    def _release(self) -> Ints:
-        """The games held in rounds without an outside seat, every round up to one with an
-        outside seat in it (or the end) played game by game (`tao_rounds`), all in one
-        handover: some forty NumPy calls each way, however few games it carries, where
-        handing over the games of each pass took several a step."""
-        if not self._held:
-            return super()._release()
-        g = np.concatenate(self._held) if len(self._held) > 1 else self._held[0]
-        self._held = []
-        # each game's rows as a `tao_rounds.Game` and back, field by field in C (zip,
-        # attrgetter): a Python loop over the fields would cost more than the rounds
-        columns = [getattr(self, name).take(g, 0).tolist() for name in tao_rounds.COLUMNS]
-        counts = [self.events[name].take(g).tolist() for name in EVENTS]
-        events = (dict(zip(EVENTS, row, strict=True)) for row in zip(*counts, strict=True))
-        rows = list(map(tao_rounds.Game, *columns, events, repeat(self.length, g.size)))
-        outside = self.outside.tolist()
-        draws = tao_rounds.Draws(lambda: self.rng.random(1024).tolist())
-        for row in rows:
-            tao_rounds.play_rounds(row, outside, draws)
-        *columns, played, ended, next_ante = zip(*map(FIELDS, rows), strict=True)
-        for name, column in zip(tao_rounds.COLUMNS, columns, strict=True):
-            getattr(self, name)[g] = column
-        for name, column in zip(EVENTS, zip(*map(dict.values, played), strict=True), strict=True):
-            self.events[name][g] = column  # (the loop adds to a game's counts, in their order)
-        over, ante = np.array(ended), np.array(next_ante)
-        self.phase[g[over]] = OVER
-        self._start_round(g[~over & ante], ante=True)
-        self._start_round(g[~over & ~ante], ante=False)
-        going: Ints = g[~over]
-        self._set_up_rounds(going)  # at once: an outside seat is in each of them
-        return going
+        without an outside seat in it, played a round a pass."""
+        theirs = self._set_up_rounds(g)
+        if theirs.size:
+            self._round(theirs)
 
     def _ante(self, g: Ints) -> None:
         self.decisions[g] += self.in_round.take(g, 0).sum(axis=1)
@@ -507,11 +476,18 @@ class TaoSeated(Seated, TaoBatch):
         return t.done()
 
 
-FIELDS = attrgetter(*tao_rounds.COLUMNS, "events", "over", "next_ante")
-"""What `TaoSeated._rounds` takes back from a `tao_rounds.Game`."""
 LOWEST_BIT = np.array([(b & -b).bit_length() - 1 if b else 0 for b in range(256)], dtype=np.int64)
 """By a set of at most eight places as bits, the lowest place in it (0 in none)."""
 PHASES = np.zeros(BET + 1, dtype=np.int64)
 """By phase, the encoding's phase (`PHASE_INDEX`)."""
 for _phase, _index in PHASE_INDEX.items():
     PHASES[_phase] = _index
+
+
+def compiled_loop() -> Callable[[Any, Ints], None] | None:
+    """`tao_kernel.advance`, or None where Numba is not installed (the `rl` extra brings it)."""
+    try:
+        from dicehall.batch.seated import tao_kernel
+    except ImportError:
+        return None
+    return tao_kernel.advance
