@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dicehall.batch.base import Batch, Bools, Handler, Ints
+from dicehall.batch.seated import compiled
 from dicehall.core.game import Game
 
 Floats = NDArray[np.float32]
@@ -85,6 +86,13 @@ class Seated(Batch):
             and name not in self.shared
         }
         self._event_template = {name: int(value[0]) for name, value in self.events.items()}
+        self.counts = np.stack(list(self.events.values()), axis=1)
+        """The event counts, a column each in `event_names` order (`events` holds the
+        columns): one array for the compiled loop."""
+        self.events = {name: self.counts[:, k] for k, name in enumerate(self.events)}
+        self._loop = compiled.loop(self, self.game_id)
+        """The compiled loop that plays the batch's own seats (`compiled`), or None: the
+        passes of `advance` play them."""
 
     # --- the episode -----------------------------------------------------------------
 
@@ -107,10 +115,12 @@ class Seated(Batch):
 
     def advance(self, g: Ints) -> None:
         """Throw and play the batch's own seats in games `g` until each game is over, waits
-        for an outside seat, or has had `max_decisions` decisions.
-
-        Each pass takes one step in every game still moving, in the phase it was in
-        when the pass began (as `Batch._play`)."""
+        for an outside seat, or has had `max_decisions` decisions: in the compiled loop,
+        or pass by pass, each pass one step in every game still moving, in the phase it
+        was in when the pass began (as `Batch._play`)."""
+        if self._loop is not None:
+            self._loop(self, g)
+            return
         active = g
         limit = self.max_decisions
         phases = self._phases

@@ -21,14 +21,13 @@ round and tie-break numbers, and the last showdown.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
 from dicehall.batch.base import Bools, Handler, Ints
 from dicehall.batch.seated.base import Floats, Seated
 from dicehall.batch.seated.tensor import Seen, Tensors
-from dicehall.batch.tao import EVENTS, OPENER, OVER, ROUND, TaoBatch, opens, replies
+from dicehall.batch.tao import OPENER, OVER, ROUND, TaoBatch, opens, replies
 from dicehall.core.game import Game
 
 ANTE, BET = OVER + 1, OVER + 2
@@ -62,15 +61,6 @@ class TaoSeated(Seated, TaoBatch):
         # the batch starts its first match on construction (a fixed opener): these first
         self._more_arrays(games, game.seats)
         super().__init__(game, games, seed, bots, outside, max_decisions)
-        self.counts = np.stack([self.events[name] for name in EVENTS], axis=1)
-        """The event counts, a column each (`events` holds the columns): one array for the
-        compiled loop."""
-        self.events = {name: self.counts[:, k] for k, name in enumerate(EVENTS)}
-        by_passes = self.outside.all() or self.heuristic.any()
-        self._loop = None if by_passes else compiled_loop()
-        """The compiled loop that plays the batch's own seats when there are some and they
-        all play at random (`tao_kernel.advance`), or None: pass by pass (`Seated.advance`,
-        which draws from the batch's generator: `test_vector_replay.py` follows its draws)."""
 
     def _more_arrays(self, size: int, n: int) -> None:
         self.faces = np.zeros((size, n, 2), dtype=np.int64)
@@ -103,12 +93,6 @@ class TaoSeated(Seated, TaoBatch):
         }
 
     # --- rounds begun: set up, and without outside seats played whole -------------
-
-    def advance(self, g: Ints) -> None:
-        if self._loop is None:
-            super().advance(g)
-        else:
-            self._loop(self, g)
 
     def _rounds(self, g: Ints) -> None:
         """A round begins in each of games `g`: set up (`_set_up_rounds`) and, in games
@@ -482,12 +466,3 @@ PHASES = np.zeros(BET + 1, dtype=np.int64)
 """By phase, the encoding's phase (`PHASE_INDEX`)."""
 for _phase, _index in PHASE_INDEX.items():
     PHASES[_phase] = _index
-
-
-def compiled_loop() -> Callable[[Any, Ints], None] | None:
-    """`tao_kernel.advance`, or None where Numba is not installed (the `rl` extra brings it)."""
-    try:
-        from dicehall.batch.seated import tao_kernel
-    except ImportError:
-        return None
-    return tao_kernel.advance

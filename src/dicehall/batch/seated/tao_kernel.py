@@ -1,23 +1,12 @@
-"""Tao Dice's seated batch, the batch's own random seats played game by game in machine code.
+# mypy: disable-error-code="no-untyped-def,no-untyped-call"
+# (Numba types the loop and its inner functions from their arguments when it compiles them.)
+"""Tao Dice's seated batch: its own random seats played game by game (`compiled`).
 
-A seated batch plays its own seats pass by pass, one decision in every game
-waiting for one (`Seated.advance`): a few dozen NumPy calls a pass, and a
-vector step needs a dozen passes or more at four seats (each of three
-opponents' bets, antes, stages, rounds and the rounds the learning seat sits
-out), most of them for a few games. When every seat of the batch's own plays
-at random, `advance` here plays each game on instead, seat by seat in a
-loop that Numba compiles, until an outside seat is to decide, the game is
-over, or the decisions reach their limit: the same rules, steps and view as
-`TaoSeated`'s handlers, on the batch's own arrays in place.
-
-A random seat's choices depend on its own stones and the bid unit alone, so
-the loop draws them as the handlers do: the index of a uniform choice among
-the legal actions, in the same order (`TaoSeated._ante_step`,
-`TaoSeated._bet_step`). Its draws come from Numba's generator, seeded from
-the batch's at each call, so a seeded batch plays the same games every time.
-
-`tests/rl/test_vector_stats.py` checks the episodes against the single
-environment's, with this loop and without it.
+Here a vector step at four seats takes a dozen passes or more: each of three
+opponents' antes and bets, the stages, the rounds and the rounds the learning
+seat sits out, most of them for a few games. The loop plays the handlers of
+`TaoSeated` (antes, bets, rerolls, the d12, showdowns, pots, outs, matches and
+the token) for one game at a time.
 """
 
 from __future__ import annotations
@@ -29,6 +18,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from dicehall.batch.base import Ints
+from dicehall.batch.seated import compiled
 from dicehall.batch.tao import EVENTS, OPENER, OVER, ROUND
 
 ANTE, BET = OVER + 1, OVER + 2
@@ -87,319 +77,303 @@ class Arrays(NamedTuple):
 
 
 def advance(batch: Any, g: Ints) -> None:
-    """Play the batch's own seats of games `g` on (see the module docstring)."""
-    limit = -1 if batch.max_decisions is None else batch.max_decisions
-    seed = int(batch.rng.integers(2**62))
-    arrays = Arrays(*(getattr(batch, name) for name in Arrays._fields))
-    _advance(g, batch.outside, limit, seed, LENGTHS[batch.length], batch.n, arrays)
+    """Play the batch's own seats of games `g` on (`compiled`)."""
+    length = LENGTHS[batch.length]
+    arrays = compiled.arrays(batch, Arrays)
+    _advance(g, batch.outside, compiled.limit(batch), compiled.seed(batch), length, batch.n, arrays)
 
 
 @njit(cache=True)
-def _advance(g, outside, limit, seed, length, n, a):  # type: ignore[no-untyped-def]
+def _advance(g, outside, limit, seed, length, n, arrays):
     np.random.seed(seed)
+    (
+        phase, black, white, out, in_round, matches_won, pot_black, pot_white, m, ante_due,
+        token_holder, token_gold, first_player, winner, steps, dice, d12, must_reroll, faces,
+        folded, bet, paid_black, paid_white, stage, first, queue, pos, raiser, opener, round_no,
+        tiebreak, shown, shown_total, top, decisions, counts,
+    ) = arrays  # fmt: skip
+
+    def stake(i, seat, b, w):
+        """Stones into the pot from one seat, counted as paid in this stage."""
+        black[i, seat] -= b
+        white[i, seat] -= w
+        paid_black[i, seat] += b
+        paid_white[i, seat] += w
+        pot_black[i] += b
+        pot_white[i] += w
+
+    def next_place(i):
+        """The next place in the order still to act; True if the order is done."""
+        later = queue[i] >> (pos[i] + 1)
+        if later == 0:
+            return True
+        place = pos[i] + 1
+        while not later & 1:
+            later >>= 1
+            place += 1
+        pos[i] = place
+        return False
+
+    def line_up(i, head, skip_first):
+        """The seats in the round clockwise from `head` (without it, after a raise)."""
+        first[i] = head
+        bits = 0
+        for k in range(n):
+            if in_round[i, (head + k) % n] and not (skip_first and k == 0):
+                bits |= 1 << k
+        queue[i] = bits
+        place = 0
+        if bits:
+            while not (bits >> place) & 1:
+                place += 1
+        pos[i] = place
+
+    def find_opener(i):
+        """D3: the token holder, else the first player; if not in the round, the next one in."""
+        start = token_holder[i] if token_holder[i] >= 0 else first_player[i]
+        for k in range(n):
+            seat = (start + k) % n
+            if in_round[i, seat]:
+                return seat
+        return start
+
+    def reset_bets(i):
+        for s in range(n):
+            bet[i, s] = -1
+            paid_black[i, s] = paid_white[i, s] = 0
+            must_reroll[i, s] = False
+        raiser[i] = -1
+
+    def start_betting(i):
+        """D3: a stage's betting, clockwise from the opener."""
+        reset_bets(i)
+        opener[i] = find_opener(i)
+        phase[i] = BET
+        line_up(i, opener[i], False)
+
+    def throw_two_d6(i):
+        """D2: everyone in throws two d6, hidden."""
+        for s in range(n):
+            if in_round[i, s]:
+                faces[i, s, 0] = 1 + int(np.random.random() * 6)
+                faces[i, s, 1] = 1 + int(np.random.random() * 6)
+                steps[i] += 1
+                counts[i, THROW] += 1
+            else:
+                faces[i, s, 0] = faces[i, s, 1] = 0
+            dice[i, s] = faces[i, s, 0] + faces[i, s, 1]
+
+    def mark_out(i):
+        """D10, D11: a seat not in the round with no stones is out; m follows the outs."""
+        outs = 0
+        for s in range(n):
+            if not out[i, s] and not in_round[i, s] and black[i, s] + white[i, s] == 0:
+                out[i, s] = True
+                counts[i, OUT] += 1
+            outs += out[i, s]
+        if n >= 4:
+            m[i] = 1 + outs // 2
+
+    def start_match(i):
+        """D1: four black and two white stones each; everyone is in; the first round."""
+        counts[i, MATCH] += 1
+        for s in range(n):
+            black[i, s] = START_BLACK
+            white[i, s] = START_WHITE
+            out[i, s] = False
+            in_round[i, s] = True
+        m[i] = 1
+        counts[i, ROUND_EV] += 1
+        phase[i] = ROUND
+        ante_due[i] = True
+        round_no[i] += 1
+        tiebreak[i] = 0
+
+    def take_pot(i, seat):
+        """The pot to the winner of the round; D10: out, the end of the match, or a round."""
+        counts[i, POT] += 1
+        black[i, seat] += pot_black[i]
+        white[i, seat] += pot_white[i]
+        pot_black[i] = pot_white[i] = 0
+        for s in range(n):
+            in_round[i, s] = False
+        mark_out(i)
+        if length == 0:  # research variant: the first pot ends the game
+            winner[i] = seat
+            phase[i] = OVER
+            return
+        holders = 0
+        for s in range(n):
+            holders += not out[i, s]
+        if holders == 1:  # D12: the token moves to the winner, turns gold, or wins the game
+            counts[i, MATCH_WON] += 1
+            matches_won[i, seat] += 1
+            lacks = token_holder[i] != seat
+            turns = not lacks and not token_gold[i] and n > 2
+            if lacks:
+                token_holder[i] = seat
+                token_gold[i] = False
+            if turns:
+                token_gold[i] = True
+            counts[i, TOKEN] += lacks or turns
+            if length == 1:
+                won = True
+            elif length == 2:
+                won = matches_won[i, seat] == 2
+            else:
+                won = not lacks and not turns
+            if won:
+                winner[i] = seat
+                phase[i] = OVER
+                return
+            round_no[i] = 0
+            start_match(i)
+            return
+        for s in range(n):
+            in_round[i, s] = not out[i, s]
+        counts[i, ROUND_EV] += 1
+        phase[i] = ROUND
+        ante_due[i] = True
+        round_no[i] += 1
+        tiebreak[i] = 0
+
+    def end_stage(i):
+        """D5, D6: after a stage's betting, its rerolls; then the d12 and stage two's betting,
+        or the showdown (D8, D9)."""
+        one = stage[i] == 1
+        for s in range(n):
+            if must_reroll[i, s] and in_round[i, s]:
+                steps[i] += 1
+                if one:
+                    faces[i, s, 0] = 1 + int(np.random.random() * 6)
+                    faces[i, s, 1] = 1 + int(np.random.random() * 6)
+                    dice[i, s] = faces[i, s, 0] + faces[i, s, 1]
+                    counts[i, THROW] += 1
+                else:
+                    d12[i, s] = 1 + int(np.random.random() * 12)
+                    counts[i, D12] += 1
+            must_reroll[i, s] = False
+        if one:  # D6: the d12 for all to see, then stage two's betting
+            stage[i] = 2
+            for s in range(n):
+                if in_round[i, s]:
+                    d12[i, s] = 1 + int(np.random.random() * 12)
+                    steps[i] += 1
+                    counts[i, D12] += 1
+                else:
+                    d12[i, s] = 0
+            start_betting(i)
+            return
+        counts[i, SHOWDOWN] += 1
+        best = -1
+        for s in range(n):
+            total = dice[i, s] + d12[i, s] if in_round[i, s] else -1
+            shown[i, s] = in_round[i, s]
+            shown_total[i, s] = total if total > 0 else 0
+            if total > best:
+                best = total
+        tied, winner_seat = 0, -1
+        for s in range(n):
+            top[i, s] = in_round[i, s] and dice[i, s] + d12[i, s] == best
+            if top[i, s]:
+                tied += 1
+                winner_seat = s
+        if tied == 1:
+            take_pot(i, winner_seat)
+            return
+        counts[i, TIE] += 1  # D9: the tied play a tie-break round, the pot their ante
+        for s in range(n):
+            in_round[i, s] = top[i, s]
+        mark_out(i)
+        counts[i, ROUND_EV] += 1
+        phase[i] = ROUND
+        ante_due[i] = False
+        tiebreak[i] += 1
+
     for k in range(g.size):
         i = g[k]
         while True:
-            p = a.phase[i]
+            p = phase[i]
             if p == OVER:
                 break
             if p == OPENER:  # D3 option random: a die whose faces are the seats
-                a.steps[i] += 1
-                a.counts[i, FIRST] += 1
-                a.first_player[i] = int(np.random.random() * n)
-                a.round_no[i] = 0
-                _start_match(i, n, a)
+                steps[i] += 1
+                counts[i, FIRST] += 1
+                first_player[i] = int(np.random.random() * n)
+                round_no[i] = 0
+                start_match(i)
                 continue
             if p == ROUND:  # the view's last round cleared, the opener found
                 for s in range(n):
-                    a.folded[i, s] = False
-                    a.faces[i, s, 0] = a.faces[i, s, 1] = 0
-                    a.dice[i, s] = a.d12[i, s] = 0
-                a.stage[i] = 1
-                a.opener[i] = _opener(i, n, a)
-                if a.ante_due[i]:
-                    _reset_bets(i, n, a)
-                    a.phase[i] = ANTE
-                    _line_up(i, n, a.opener[i], False, a)
+                    folded[i, s] = False
+                    faces[i, s, 0] = faces[i, s, 1] = 0
+                    dice[i, s] = d12[i, s] = 0
+                stage[i] = 1
+                opener[i] = find_opener(i)
+                if ante_due[i]:
+                    reset_bets(i)
+                    phase[i] = ANTE
+                    line_up(i, opener[i], False)
                 else:  # D9: the tie-break's pot is its ante
-                    _throw_two_d6(i, n, a)
-                    _start_betting(i, n, a)
+                    throw_two_d6(i)
+                    start_betting(i)
                 continue
-            seat = (a.first[i] + a.pos[i]) % n
-            if outside[seat] or (limit >= 0 and a.decisions[i] >= limit):
+            seat = (first[i] + pos[i]) % n
+            if outside[seat] or (limit >= 0 and decisions[i] >= limit):
                 break
-            a.decisions[i] += 1
-            a.steps[i] += 1
-            have = a.black[i, seat] + a.white[i, seat]
-            pay = a.m[i] if a.m[i] < have else have  # D2, D4: m, or all it has
-            low = pay - a.black[i, seat] if pay > a.black[i, seat] else 0
-            high = a.white[i, seat] if a.white[i, seat] < pay else pay
+            decisions[i] += 1
+            steps[i] += 1
+            have = black[i, seat] + white[i, seat]
+            pay = m[i] if m[i] < have else have  # D2, D4: m, or all it has
+            low = pay - black[i, seat] if pay > black[i, seat] else 0
+            high = white[i, seat] if white[i, seat] < pay else pay
             if p == ANTE:  # D2: the fewest to the most white, uniformly
                 paid = low + int(np.random.random() * (high - low + 1))
-                _stake(i, seat, pay - paid, paid, a)
-                a.counts[i, ANTE_EV] += 1
-                if _next(i, a):
-                    _throw_two_d6(i, n, a)
-                    _start_betting(i, n, a)
+                stake(i, seat, pay - paid, paid)
+                counts[i, ANTE_EV] += 1
+                if next_place(i):
+                    throw_two_d6(i)
+                    start_betting(i)
                 continue
             # D3, D4, D7: pass or raise low..high white; after the raise, call low..high or fold
             colours = high - low + 1
-            reply = a.raiser[i] >= 0
+            reply = raiser[i] >= 0
             pick = int(np.random.random() * (colours + 1)) if reply or pay > 0 else 0
             if not reply:
                 if pick == 0:
-                    a.bet[i, seat] = PASS
-                    a.counts[i, PASS_EV] += 1
+                    bet[i, seat] = PASS
+                    counts[i, PASS_EV] += 1
                 else:
                     paid = low + pick - 1
-                    a.bet[i, seat] = RAISE
-                    a.counts[i, RAISE_EV] += 1
-                    a.counts[i, WHITE_BET] += paid > 0
-                    _stake(i, seat, pay - paid, paid, a)
-                    a.must_reroll[i, seat] = paid > 0  # D5: one reroll, however many white
-                    a.raiser[i] = seat
-                    _line_up(i, n, seat, True, a)
+                    bet[i, seat] = RAISE
+                    counts[i, RAISE_EV] += 1
+                    counts[i, WHITE_BET] += paid > 0
+                    stake(i, seat, pay - paid, paid)
+                    must_reroll[i, seat] = paid > 0  # D5: one reroll, however many white
+                    raiser[i] = seat
+                    line_up(i, seat, True)
                     continue
             elif pick < colours:
                 paid = low + pick
-                a.bet[i, seat] = CALL
-                a.counts[i, CALL_EV] += 1
-                a.counts[i, WHITE_BET] += paid > 0
-                a.counts[i, GRATIS] += pay == 0
-                _stake(i, seat, pay - paid, paid, a)
-                a.must_reroll[i, seat] = paid > 0
+                bet[i, seat] = CALL
+                counts[i, CALL_EV] += 1
+                counts[i, WHITE_BET] += paid > 0
+                counts[i, GRATIS] += pay == 0
+                stake(i, seat, pay - paid, paid)
+                must_reroll[i, seat] = paid > 0
             else:
-                a.bet[i, seat] = FOLD
-                a.counts[i, FOLD_EV] += 1
-                a.in_round[i, seat] = False
-                a.folded[i, seat] = True
-                a.must_reroll[i, seat] = False
+                bet[i, seat] = FOLD
+                counts[i, FOLD_EV] += 1
+                in_round[i, seat] = False
+                folded[i, seat] = True
+                must_reroll[i, seat] = False
                 left, last = 0, -1
                 for s in range(n):
-                    if a.in_round[i, s]:
+                    if in_round[i, s]:
                         left += 1
                         last = s
                 if left == 1:  # D7: everyone else folded
-                    _take_pot(i, n, last, length, a)
+                    take_pot(i, last)
                     continue
-            if _next(i, a):
-                _end_stage(i, n, length, a)
-
-
-@njit(cache=True)
-def _stake(i, seat, b, w, a):  # type: ignore[no-untyped-def]
-    """Stones into the pot from one seat, counted as paid in this stage."""
-    a.black[i, seat] -= b
-    a.white[i, seat] -= w
-    a.paid_black[i, seat] += b
-    a.paid_white[i, seat] += w
-    a.pot_black[i] += b
-    a.pot_white[i] += w
-
-
-@njit(cache=True)
-def _next(i, a):  # type: ignore[no-untyped-def]
-    """The next place in the order still to act; True if the order is done."""
-    later = a.queue[i] >> (a.pos[i] + 1)
-    if later == 0:
-        return True
-    place = a.pos[i] + 1
-    while not later & 1:
-        later >>= 1
-        place += 1
-    a.pos[i] = place
-    return False
-
-
-@njit(cache=True)
-def _line_up(i, n, head, skip_first, a):  # type: ignore[no-untyped-def]
-    """The seats in the round clockwise from `head` (without it, after a raise)."""
-    a.first[i] = head
-    bits = 0
-    for k in range(n):
-        if a.in_round[i, (head + k) % n] and not (skip_first and k == 0):
-            bits |= 1 << k
-    a.queue[i] = bits
-    place = 0
-    if bits:
-        while not (bits >> place) & 1:
-            place += 1
-    a.pos[i] = place
-
-
-@njit(cache=True)
-def _opener(i, n, a):  # type: ignore[no-untyped-def]
-    """D3: the token holder, else the first player; if not in the round, the next one in."""
-    start = a.token_holder[i] if a.token_holder[i] >= 0 else a.first_player[i]
-    for k in range(n):
-        seat = (start + k) % n
-        if a.in_round[i, seat]:
-            return seat
-    return start
-
-
-@njit(cache=True)
-def _reset_bets(i, n, a):  # type: ignore[no-untyped-def]
-    for s in range(n):
-        a.bet[i, s] = -1
-        a.paid_black[i, s] = a.paid_white[i, s] = 0
-        a.must_reroll[i, s] = False
-    a.raiser[i] = -1
-
-
-@njit(cache=True)
-def _start_betting(i, n, a):  # type: ignore[no-untyped-def]
-    """D3: a stage's betting, clockwise from the opener."""
-    _reset_bets(i, n, a)
-    a.opener[i] = _opener(i, n, a)
-    a.phase[i] = BET
-    _line_up(i, n, a.opener[i], False, a)
-
-
-@njit(cache=True)
-def _throw_two_d6(i, n, a):  # type: ignore[no-untyped-def]
-    """D2: everyone in throws two d6, hidden."""
-    for s in range(n):
-        if a.in_round[i, s]:
-            a.faces[i, s, 0] = 1 + int(np.random.random() * 6)
-            a.faces[i, s, 1] = 1 + int(np.random.random() * 6)
-            a.steps[i] += 1
-            a.counts[i, THROW] += 1
-        else:
-            a.faces[i, s, 0] = a.faces[i, s, 1] = 0
-        a.dice[i, s] = a.faces[i, s, 0] + a.faces[i, s, 1]
-
-
-@njit(cache=True)
-def _end_stage(i, n, length, a):  # type: ignore[no-untyped-def]
-    """D5, D6: after a stage's betting, its rerolls; then the d12 and stage two's betting,
-    or the showdown (D8, D9)."""
-    one = a.stage[i] == 1
-    for s in range(n):
-        if a.must_reroll[i, s] and a.in_round[i, s]:
-            a.steps[i] += 1
-            if one:
-                a.faces[i, s, 0] = 1 + int(np.random.random() * 6)
-                a.faces[i, s, 1] = 1 + int(np.random.random() * 6)
-                a.dice[i, s] = a.faces[i, s, 0] + a.faces[i, s, 1]
-                a.counts[i, THROW] += 1
-            else:
-                a.d12[i, s] = 1 + int(np.random.random() * 12)
-                a.counts[i, D12] += 1
-        a.must_reroll[i, s] = False
-    if one:  # D6: the d12 for all to see, then stage two's betting
-        a.stage[i] = 2
-        for s in range(n):
-            if a.in_round[i, s]:
-                a.d12[i, s] = 1 + int(np.random.random() * 12)
-                a.steps[i] += 1
-                a.counts[i, D12] += 1
-            else:
-                a.d12[i, s] = 0
-        _start_betting(i, n, a)
-        return
-    a.counts[i, SHOWDOWN] += 1
-    best = -1
-    for s in range(n):
-        total = a.dice[i, s] + a.d12[i, s] if a.in_round[i, s] else -1
-        a.shown[i, s] = a.in_round[i, s]
-        a.shown_total[i, s] = total if total > 0 else 0
-        if total > best:
-            best = total
-    tied, winner_seat = 0, -1
-    for s in range(n):
-        a.top[i, s] = a.in_round[i, s] and a.dice[i, s] + a.d12[i, s] == best
-        if a.top[i, s]:
-            tied += 1
-            winner_seat = s
-    if tied == 1:
-        _take_pot(i, n, winner_seat, length, a)
-        return
-    a.counts[i, TIE] += 1  # D9: the tied play a tie-break round, the pot their ante
-    for s in range(n):
-        a.in_round[i, s] = a.top[i, s]
-    _mark_out(i, n, a)
-    a.counts[i, ROUND_EV] += 1
-    a.phase[i] = ROUND
-    a.ante_due[i] = False
-    a.tiebreak[i] += 1
-
-
-@njit(cache=True)
-def _take_pot(i, n, seat, length, a):  # type: ignore[no-untyped-def]
-    """The pot to the winner of the round; D10: out, the end of the match, or a round."""
-    a.counts[i, POT] += 1
-    a.black[i, seat] += a.pot_black[i]
-    a.white[i, seat] += a.pot_white[i]
-    a.pot_black[i] = a.pot_white[i] = 0
-    for s in range(n):
-        a.in_round[i, s] = False
-    _mark_out(i, n, a)
-    if length == 0:  # research variant: the first pot ends the game
-        a.winner[i] = seat
-        a.phase[i] = OVER
-        return
-    holders = 0
-    for s in range(n):
-        holders += not a.out[i, s]
-    if holders == 1:  # D12: the token moves to the winner, turns gold, or wins the game
-        a.counts[i, MATCH_WON] += 1
-        a.matches_won[i, seat] += 1
-        lacks = a.token_holder[i] != seat
-        turns = not lacks and not a.token_gold[i] and n > 2
-        if lacks:
-            a.token_holder[i] = seat
-            a.token_gold[i] = False
-        if turns:
-            a.token_gold[i] = True
-        a.counts[i, TOKEN] += lacks or turns
-        if length == 1:
-            won = True
-        elif length == 2:
-            won = a.matches_won[i, seat] == 2
-        else:
-            won = not lacks and not turns
-        if won:
-            a.winner[i] = seat
-            a.phase[i] = OVER
-            return
-        a.round_no[i] = 0
-        _start_match(i, n, a)
-        return
-    for s in range(n):
-        a.in_round[i, s] = not a.out[i, s]
-    a.counts[i, ROUND_EV] += 1
-    a.phase[i] = ROUND
-    a.ante_due[i] = True
-    a.round_no[i] += 1
-    a.tiebreak[i] = 0
-
-
-@njit(cache=True)
-def _mark_out(i, n, a):  # type: ignore[no-untyped-def]
-    """D10, D11: a seat not in the round with no stones is out; m follows the outs."""
-    outs = 0
-    for s in range(n):
-        if not a.out[i, s] and not a.in_round[i, s] and a.black[i, s] + a.white[i, s] == 0:
-            a.out[i, s] = True
-            a.counts[i, OUT] += 1
-        outs += a.out[i, s]
-    if n >= 4:
-        a.m[i] = 1 + outs // 2
-
-
-@njit(cache=True)
-def _start_match(i, n, a):  # type: ignore[no-untyped-def]
-    """D1: four black and two white stones each; everyone is in; the first round."""
-    a.counts[i, MATCH] += 1
-    for s in range(n):
-        a.black[i, s] = START_BLACK
-        a.white[i, s] = START_WHITE
-        a.out[i, s] = False
-        a.in_round[i, s] = True
-    a.m[i] = 1
-    a.counts[i, ROUND_EV] += 1
-    a.phase[i] = ROUND
-    a.ante_due[i] = True
-    a.round_no[i] += 1
-    a.tiebreak[i] = 0
+            if next_place(i):
+                end_stage(i)

@@ -1,0 +1,65 @@
+"""The seated batches' compiled loops: the batch's own random seats played game by game.
+
+A seated batch plays its own seats pass by pass (`Seated.advance`), one
+decision in every game waiting for one: a few dozen NumPy calls a pass,
+however few games it moves, and a vector step takes many passes when the
+other seats decide several times between two of the learner's decisions.
+When every seat of the batch's own plays at random, a game's
+`<game>_kernel.py` plays each game on instead, seat by seat in a loop that
+Numba compiles (the `rl` extra brings it), until an outside seat is to
+decide, the game is over, or its decisions reach their limit: the same
+rules, steps and view as the handlers, on the batch's own arrays in place.
+
+A random seat's choice depends on nothing the others chose since, so the
+loops draw each as the handlers do: the index of a uniform choice among the
+legal actions, in the same order. Their draws come from Numba's generator,
+seeded from the batch's at each call: a seeded batch plays the same games
+every time, but not the games of the passes, whose draws
+`tests/rl/test_vector_replay.py` follows (it plays heuristic opponents,
+which the loops leave to the passes). `tests/rl/test_vector_stats.py`
+checks each loop's episodes against the single environment's, and the
+passes' without it.
+
+Numba compiles a loop the first time a process needs it, and keeps it in
+its cache (`__pycache__` beside the module, or `NUMBA_CACHE_DIR`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from importlib.util import find_spec
+from typing import Any, NamedTuple, TypeVar
+
+from dicehall.batch.base import Ints
+
+Loop = Callable[[Any, Ints], None]
+"""`advance(batch, g)` of a game's kernel module."""
+Fields = TypeVar("Fields", bound=NamedTuple)
+
+
+def loop(batch: Any, game: str) -> Loop | None:
+    """The compiled loop of `game` for this batch, or None: no own seats, a heuristic one,
+    or no Numba."""
+    name = f"dicehall.batch.seated.{game}_kernel"
+    if batch.outside.all() or batch.heuristic.any() or find_spec("numba") is None:
+        return None
+    if find_spec(name) is None:
+        return None
+    advance: Loop = importlib.import_module(name).advance
+    return advance
+
+
+def arrays(batch: Any, fields: type[Fields]) -> Fields:
+    """The batch's arrays named by `fields` (a NamedTuple, which the loop takes whole)."""
+    return fields(*(getattr(batch, name) for name in fields._fields))
+
+
+def limit(batch: Any) -> int:
+    """The batch's limit on decisions an episode, -1 for none."""
+    return -1 if batch.max_decisions is None else int(batch.max_decisions)
+
+
+def seed(batch: Any) -> int:
+    """A seed for the loop's generator, drawn from the batch's."""
+    return int(batch.rng.integers(2**62))
