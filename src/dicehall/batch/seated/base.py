@@ -119,7 +119,7 @@ class Seated(Batch):
         or pass by pass, each pass one step in every game still moving, in the phase it
         was in when the pass began (as `Batch._play`)."""
         if self._loop is not None:
-            self._loop(self, g)
+            self._loop(self, g, None)
             return
         active = g
         limit = self.max_decisions
@@ -152,6 +152,9 @@ class Seated(Batch):
         legal ids are `legal` (rows of the action mask), the legal action id `ids`."""
         below = np.arange(legal.shape[1]) < ids[:, None]
         index = np.count_nonzero(legal & below, axis=1)
+        if self._loop is not None:  # the choices, and the batch's own seats after them
+            self._loop(self, g, index)
+            return
         phase = self.phase.take(g)
         for p, handler, decides in self._steps:
             if decides:

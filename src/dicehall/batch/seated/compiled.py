@@ -33,8 +33,9 @@ from typing import Any, NamedTuple, TypeVar
 
 from dicehall.batch.base import Ints
 
-Loop = Callable[[Any, Ints], None]
-"""`advance(batch, g)` of a game's kernel module."""
+Loop = Callable[[Any, Ints, Ints | None], None]
+"""`advance(batch, g, given)` of a game's kernel module: games `g` played on, each first with
+its outside seat's choice (`given`, the index among the legal actions) if given."""
 Fields = TypeVar("Fields", bound=NamedTuple)
 
 

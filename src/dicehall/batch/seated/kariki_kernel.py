@@ -78,15 +78,17 @@ class Arrays(NamedTuple):
     counts: NDArray[Any]
 
 
-def advance(batch: Any, g: Ints) -> None:
-    """Play the batch's own seats of games `g` on (`compiled`)."""
+def advance(batch: Any, g: Ints, given: Ints | None = None) -> None:
+    """Play games `g` on (`compiled`), each first with the outside seat's choice `given`."""
+    given = np.full(g.size, -1) if given is None else given
     options = (batch.at_least, batch.after_kariki_roller, batch.high_rollers)
     arrays = compiled.arrays(batch, Arrays)
-    _advance(g, batch.outside, compiled.limit(batch), compiled.seed(batch), options, RANKS, arrays)
+    limit, seed = compiled.limit(batch), compiled.seed(batch)
+    _advance(g, given, batch.outside, limit, seed, options, RANKS, arrays)
 
 
 @njit(cache=True)
-def _advance(g, outside, limit, seed, options, ranks, arrays):
+def _advance(g, given, outside, limit, seed, options, ranks, arrays):
     np.random.seed(seed)
     at_least, after_kariki_roller, high_rollers = options
     (
@@ -95,6 +97,16 @@ def _advance(g, outside, limit, seed, options, ranks, arrays):
         beginner, previous, dice, shown_pull, shown, shown_kariki, decisions, counts,
     ) = arrays  # fmt: skip
     n = out.shape[1]
+    chosen = np.full(1, -1)
+    """The outside seat's choice in the game being played, until it is taken."""
+
+    def choose(count):
+        """The index of a uniform choice among `count` legal actions, or the caller's."""
+        index = chosen[0]
+        if index < 0:
+            return int(np.random.random() * count)
+        chosen[0] = -1
+        return index
 
     def go_out(i, seat):
         """Out (C2): whoever handed on to the seat hands on to its successor."""
@@ -181,6 +193,7 @@ def _advance(g, outside, limit, seed, options, ranks, arrays):
 
     for k in range(g.size):
         i = g[k]
+        chosen[0] = given[k]
         while True:
             p = phase[i]
             if p == OVER:
@@ -230,19 +243,19 @@ def _advance(g, outside, limit, seed, options, ranks, arrays):
                 for s in range(n):
                     if pending[i, s] > 0 and (seat < 0 or pending[i, s] < place):
                         seat, place = s, pending[i, s]
-            if outside[seat] or (limit >= 0 and decisions[i] >= limit):
+            if chosen[0] < 0 and (outside[seat] or (limit >= 0 and decisions[i] >= limit)):
                 break
             decisions[i] += 1
             steps[i] += 1
             if p == DIRECTION:  # K1: the first roller sends play left or right
-                step[i] = 1 if int(np.random.random() * 2) == 0 else -1
+                step[i] = 1 if choose(2) == 0 else -1
                 phase[i] = THROW
                 for s in range(n):
                     nxt[i, s] = (s + step[i]) % n
             elif p == CLAIM:  # K4: any rank strictly above the claim it follows, never Kariki
                 counts[i, CLAIM_EV] += 1
                 previous[i] = claim[i]
-                claim[i] += 1 + int(np.random.random() * (DOUBLE_SIXES - claim[i]))
+                claim[i] += 1 + choose(DOUBLE_SIXES - claim[i])
                 owner[i] = seat
                 passed[i] = 0
                 responder[i] = nxt[i, seat]
@@ -250,7 +263,7 @@ def _advance(g, outside, limit, seed, options, ranks, arrays):
             elif p == RESPOND:  # K5, K6: roll higher, pull or pass
                 thrower = seat == roller[i]
                 count = 2 if thrower or (passed[i] >> seat) & 1 else 3
-                pick = int(np.random.random() * count) + (1 if thrower else 0)
+                pick = choose(count) + (1 if thrower else 0)
                 if pick == 0:
                     counts[i, ROLL_EV] += 1
                     roller[i] = seat
@@ -265,7 +278,7 @@ def _advance(g, outside, limit, seed, options, ranks, arrays):
                     pull(i, seat)
             else:  # K9: buy an emergency berry for the pot's sum, or go out
                 pending[i, seat] = 0
-                if int(np.random.random() * 2) == 0:
+                if choose(2) == 0:
                     counts[i, EMERGENCY_EV] += 1
                     paid[i, seat] += pot[i]
                     pot[i] *= 2

@@ -76,15 +76,17 @@ class Arrays(NamedTuple):
     counts: NDArray[Any]
 
 
-def advance(batch: Any, g: Ints) -> None:
-    """Play the batch's own seats of games `g` on (`compiled`)."""
+def advance(batch: Any, g: Ints, given: Ints | None = None) -> None:
+    """Play games `g` on (`compiled`), each first with the outside seat's choice `given`."""
+    given = np.full(g.size, -1) if given is None else given
     length = LENGTHS[batch.length]
     arrays = compiled.arrays(batch, Arrays)
-    _advance(g, batch.outside, compiled.limit(batch), compiled.seed(batch), length, batch.n, arrays)
+    limit, seed = compiled.limit(batch), compiled.seed(batch)
+    _advance(g, given, batch.outside, limit, seed, length, batch.n, arrays)
 
 
 @njit(cache=True)
-def _advance(g, outside, limit, seed, length, n, arrays):
+def _advance(g, given, outside, limit, seed, length, n, arrays):
     np.random.seed(seed)
     (
         phase, black, white, out, in_round, matches_won, pot_black, pot_white, m, ante_due,
@@ -92,6 +94,16 @@ def _advance(g, outside, limit, seed, length, n, arrays):
         folded, bet, paid_black, paid_white, stage, first, queue, pos, raiser, opener, round_no,
         tiebreak, shown, shown_total, top, decisions, counts,
     ) = arrays  # fmt: skip
+    chosen = np.full(1, -1)
+    """The outside seat's choice in the game being played, until it is taken."""
+
+    def choose(count):
+        """The index of a uniform choice among `count` legal actions, or the caller's."""
+        index = chosen[0]
+        if index < 0:
+            return int(np.random.random() * count)
+        chosen[0] = -1
+        return index
 
     def stake(i, seat, b, w):
         """Stones into the pot from one seat, counted as paid in this stage."""
@@ -292,6 +304,7 @@ def _advance(g, outside, limit, seed, length, n, arrays):
 
     for k in range(g.size):
         i = g[k]
+        chosen[0] = given[k]
         while True:
             p = phase[i]
             if p == OVER:
@@ -319,7 +332,7 @@ def _advance(g, outside, limit, seed, length, n, arrays):
                     start_betting(i)
                 continue
             seat = (first[i] + pos[i]) % n
-            if outside[seat] or (limit >= 0 and decisions[i] >= limit):
+            if chosen[0] < 0 and (outside[seat] or (limit >= 0 and decisions[i] >= limit)):
                 break
             decisions[i] += 1
             steps[i] += 1
@@ -328,7 +341,7 @@ def _advance(g, outside, limit, seed, length, n, arrays):
             low = pay - black[i, seat] if pay > black[i, seat] else 0
             high = white[i, seat] if white[i, seat] < pay else pay
             if p == ANTE:  # D2: the fewest to the most white, uniformly
-                paid = low + int(np.random.random() * (high - low + 1))
+                paid = low + choose(high - low + 1)
                 stake(i, seat, pay - paid, paid)
                 counts[i, ANTE_EV] += 1
                 if next_place(i):
@@ -338,7 +351,7 @@ def _advance(g, outside, limit, seed, length, n, arrays):
             # D3, D4, D7: pass or raise low..high white; after the raise, call low..high or fold
             colours = high - low + 1
             reply = raiser[i] >= 0
-            pick = int(np.random.random() * (colours + 1)) if reply or pay > 0 else 0
+            pick = choose(colours + 1 if reply or pay > 0 else 1)
             if not reply:
                 if pick == 0:
                     bet[i, seat] = PASS
