@@ -160,7 +160,7 @@ def test_a_broken_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     def never_passed(self: KarikiBatch, g: Any, seat: Any) -> Any:
         return np.zeros(g.size, dtype=bool)
 
-    monkeypatch.setattr(compiled, "loop", lambda batch, game: None)
+    monkeypatch.setattr(compiled, "plays", lambda batch: False)
     monkeypatch.setattr(KarikiBatch, "_passed_already", never_passed)
     failed = dict(differences(vector_sample("kariki"), single_sample("kariki")))
     assert failed
@@ -211,12 +211,14 @@ def test_a_broken_rule_of_the_chain_is_caught(monkeypatch: pytest.MonkeyPatch) -
     assert failed
 
 
-@pytest.mark.parametrize("name", ["tao", "tao-cap", "kariki", "kariki-rules"])
+@pytest.mark.parametrize(
+    "name", ["tao", "tao-cap", "kariki", "kariki-rules", "toplshteyner", "toplshteyner-cap"]
+)
 def test_the_passes_play_the_same_game(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the compiled loops (Numba not installed), the batch plays its own seats
     pass by pass. (Tao Dice's rounds that the learning seat sits out it then plays a
     round a pass, as it does against heuristic opponents: `test_vector_replay.py`.)"""
-    monkeypatch.setattr(compiled, "loop", lambda batch, game: None)
+    monkeypatch.setattr(compiled, "plays", lambda batch: False)
     assert differences(vector_sample(name), single_sample(name)) == []
 
 

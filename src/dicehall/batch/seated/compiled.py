@@ -29,7 +29,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from importlib.util import find_spec
-from typing import Any, NamedTuple, TypeVar
+from types import ModuleType
+from typing import Any, NamedTuple, TypeVar, cast
 
 from dicehall.batch.base import Ints
 
@@ -40,15 +41,24 @@ Fields = TypeVar("Fields", bound=NamedTuple)
 
 
 def loop(batch: Any, game: str) -> Loop | None:
-    """The compiled loop of `game` for this batch, or None: no own seats, a heuristic one,
-    or no Numba."""
-    name = f"dicehall.batch.seated.{game}_kernel"
-    if batch.outside.all() or batch.heuristic.any() or find_spec("numba") is None:
+    """The compiled loop of `game` for this batch (`<game>_kernel.advance`), or None: no own
+    seats, a heuristic one, no such loop, or no Numba."""
+    kernel = module(f"{game}_kernel") if plays(batch) else None
+    return None if kernel is None else cast(Loop, kernel.advance)
+
+
+def plays(batch: Any) -> bool:
+    """Whether the compiled loops play this batch's own seats: it has some, all random."""
+    return not (batch.outside.all() or batch.heuristic.any())
+
+
+def module(name: str) -> ModuleType | None:
+    """`dicehall.batch.seated.<name>`, a module that Numba compiles, or None where either
+    is missing."""
+    full = f"dicehall.batch.seated.{name}"
+    if find_spec("numba") is None or find_spec(full) is None:
         return None
-    if find_spec(name) is None:
-        return None
-    advance: Loop = importlib.import_module(name).advance
-    return advance
+    return importlib.import_module(full)
 
 
 def arrays(batch: Any, fields: type[Fields]) -> Fields:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from dicehall.batch.base import Bools, Ints
+from dicehall.batch.seated import compiled
 from dicehall.batch.seated import toplshteyner_chain as chain_
 from dicehall.batch.seated.base import Floats, Seated
 from dicehall.batch.seated.tensor import Seen, Tensors
@@ -61,6 +62,8 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.last_seat = np.full(size, -1, dtype=np.int64)
         self.last_end = np.full(size, -1, dtype=np.int64)
         self._chain: chain_.Chain | None = None
+        self._compiled = compiled.module("toplshteyner_walk") if compiled.plays(self) else None
+        """The chain's walk a game at a time (`toplshteyner_walk`), or None: in passes."""
 
     def chain(self) -> chain_.Chain | None:
         """The tables of this batch's seats and options (built when first used); None above
@@ -130,6 +133,11 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         decisions = self.decisions.take(g)
         final_tk = np.empty(m0, dtype=np.int64)
         final_lk = np.empty(m0, dtype=np.int64)
+        if self._compiled is not None:
+            state = (throws, last_code, last_end, last_seat, decisions)
+            self._compiled.walk(self, g, chain, COLUMNS, tk, lk, state)
+            self._walked_back(g, chain, tk, lk, throws, last_code, last_end, last_seat, decisions)
+            return
         at = np.arange(m0)  # the games still walking, by their place in g
         weights = np.exp2(np.arange(k, dtype=np.float32))
         bought_cells: list[Ints] = []
@@ -201,10 +209,28 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
                 final_lk[done] = lk[stop]
                 keep = ~stop
                 at, tk, lk = at[keep], tk[keep], lk[keep]
-        # the state after, written back
         for cells, counts in ((bought_cells, self.bought), (back_cells, self.reclaimed)):
             if cells:
                 np.add.at(counts.reshape(-1), np.concatenate(cells), 1)
+        self._walked_back(
+            g, chain, final_tk, final_lk, throws, last_code, last_end, last_seat, decisions
+        )
+
+    def _walked_back(
+        self,
+        g: Ints,
+        chain: chain_.Chain,
+        final_tk: Ints,
+        final_lk: Ints,
+        throws: Ints,
+        last_code: Ints,
+        last_end: Ints,
+        last_seat: Ints,
+        decisions: Ints,
+    ) -> None:
+        """The state after the walk of games `g`, written back: the turn and lives keys it
+        stopped at, and what the views show, each by place in `g`."""
+        n, turns = self.n, chain.turns
         self.throws[g] = throws
         played = last_code >= 0
         gp = g[played]
