@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dicehall.batch.base import Batch, Bools, Handler, Ints
-from dicehall.batch.seated import compiled
+from dicehall.batch.seated.compiled import loop as compiled_loop
 from dicehall.core.game import Game
 
 Floats = NDArray[np.float32]
@@ -90,7 +90,7 @@ class Seated(Batch):
         """The event counts, a column each in `event_names` order (`events` holds the
         columns): one array for the compiled loop."""
         self.events = {name: self.counts[:, k] for k, name in enumerate(self.events)}
-        self._loop = compiled.loop(self, self.game_id)
+        self._loop = compiled_loop(self, self.game_id)
         """The compiled loop that plays the batch's own seats (`compiled`), or None: the
         passes of `advance` play them."""
 

@@ -32,7 +32,9 @@ from importlib.util import find_spec
 from types import ModuleType
 from typing import Any, NamedTuple, TypeVar, cast
 
-from dicehall.batch.base import Ints
+import numpy as np
+
+from dicehall.batch.base import Bools, Ints
 
 Loop = Callable[[Any, Ints, Ints | None], None]
 """`advance(batch, g, given)` of a game's kernel module: games `g` played on, each first with
@@ -61,9 +63,20 @@ def module(name: str) -> ModuleType | None:
     return importlib.import_module(full)
 
 
-def arrays(batch: Any, fields: type[Fields]) -> Fields:
-    """The batch's arrays named by `fields` (a NamedTuple, which the loop takes whole)."""
-    return fields(*(getattr(batch, name) for name in fields._fields))
+def arguments(
+    batch: Any, g: Ints, given: Ints | None, fields: type[Fields]
+) -> tuple[Ints, Ints, Bools, int, int, Fields]:
+    """What a loop takes first: the games, the outside seats' choices in them (-1: none),
+    which seats are outside, the limit on decisions (-1: none), a seed drawn from the
+    batch's generator, and the batch's arrays named by `fields` (a NamedTuple)."""
+    return (
+        g,
+        np.full(g.size, -1) if given is None else given,
+        batch.outside,
+        limit(batch),
+        seed(batch),
+        fields(*(getattr(batch, name) for name in fields._fields)),
+    )
 
 
 def limit(batch: Any) -> int:
@@ -72,5 +85,5 @@ def limit(batch: Any) -> int:
 
 
 def seed(batch: Any) -> int:
-    """A seed for the loop's generator, drawn from the batch's."""
+    """A seed for a loop's generator, drawn from the batch's."""
     return int(batch.rng.integers(2**62))

@@ -34,6 +34,7 @@ from dicehall.batch.kariki import (
     THROW,
 )
 from dicehall.batch.seated import compiled
+from dicehall.batch.seated.draws import choose
 
 (
     KARIKI_EV, THIRD_CROWN, NO_KARIKI, CLAIM_EV, ROLL_EV, PASS_EV, PULL_EV, PULL_TRUE, BERRY,
@@ -80,15 +81,12 @@ class Arrays(NamedTuple):
 
 def advance(batch: Any, g: Ints, given: Ints | None = None) -> None:
     """Play games `g` on (`compiled`), each first with the outside seat's choice `given`."""
-    given = np.full(g.size, -1) if given is None else given
     options = (batch.at_least, batch.after_kariki_roller, batch.high_rollers)
-    arrays = compiled.arrays(batch, Arrays)
-    limit, seed = compiled.limit(batch), compiled.seed(batch)
-    _advance(g, given, batch.outside, limit, seed, options, RANKS, arrays)
+    _advance(*compiled.arguments(batch, g, given, Arrays), options, RANKS)
 
 
 @njit(cache=True)
-def _advance(g, given, outside, limit, seed, options, ranks, arrays):
+def _advance(g, given, outside, limit, seed, arrays, options, ranks):
     np.random.seed(seed)
     at_least, after_kariki_roller, high_rollers = options
     (
@@ -98,15 +96,7 @@ def _advance(g, given, outside, limit, seed, options, ranks, arrays):
     ) = arrays  # fmt: skip
     n = out.shape[1]
     chosen = np.full(1, -1)
-    """The outside seat's choice in the game being played, until it is taken."""
-
-    def choose(count):
-        """The index of a uniform choice among `count` legal actions, or the caller's."""
-        index = chosen[0]
-        if index < 0:
-            return int(np.random.random() * count)
-        chosen[0] = -1
-        return index
+    """The outside seat's choice in the game being played, until it is taken (`choose`)."""
 
     def go_out(i, seat):
         """Out (C2): whoever handed on to the seat hands on to its successor."""
@@ -248,14 +238,14 @@ def _advance(g, given, outside, limit, seed, options, ranks, arrays):
             decisions[i] += 1
             steps[i] += 1
             if p == DIRECTION:  # K1: the first roller sends play left or right
-                step[i] = 1 if choose(2) == 0 else -1
+                step[i] = 1 if choose(chosen, 2) == 0 else -1
                 phase[i] = THROW
                 for s in range(n):
                     nxt[i, s] = (s + step[i]) % n
             elif p == CLAIM:  # K4: any rank strictly above the claim it follows, never Kariki
                 counts[i, CLAIM_EV] += 1
                 previous[i] = claim[i]
-                claim[i] += 1 + choose(DOUBLE_SIXES - claim[i])
+                claim[i] += 1 + choose(chosen, DOUBLE_SIXES - claim[i])
                 owner[i] = seat
                 passed[i] = 0
                 responder[i] = nxt[i, seat]
@@ -263,7 +253,7 @@ def _advance(g, given, outside, limit, seed, options, ranks, arrays):
             elif p == RESPOND:  # K5, K6: roll higher, pull or pass
                 thrower = seat == roller[i]
                 count = 2 if thrower or (passed[i] >> seat) & 1 else 3
-                pick = choose(count) + (1 if thrower else 0)
+                pick = choose(chosen, count) + (1 if thrower else 0)
                 if pick == 0:
                     counts[i, ROLL_EV] += 1
                     roller[i] = seat
@@ -278,7 +268,7 @@ def _advance(g, given, outside, limit, seed, options, ranks, arrays):
                     pull(i, seat)
             else:  # K9: buy an emergency berry for the pot's sum, or go out
                 pending[i, seat] = 0
-                if choose(2) == 0:
+                if choose(chosen, 2) == 0:
                     counts[i, EMERGENCY_EV] += 1
                     paid[i, seat] += pot[i]
                     pot[i] *= 2

@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from dicehall.batch.base import Ints
 from dicehall.batch.seated import compiled
+from dicehall.batch.seated.draws import choose
 from dicehall.batch.tao import EVENTS, OPENER, OVER, ROUND
 
 ANTE, BET = OVER + 1, OVER + 2
@@ -78,15 +79,12 @@ class Arrays(NamedTuple):
 
 def advance(batch: Any, g: Ints, given: Ints | None = None) -> None:
     """Play games `g` on (`compiled`), each first with the outside seat's choice `given`."""
-    given = np.full(g.size, -1) if given is None else given
     length = LENGTHS[batch.length]
-    arrays = compiled.arrays(batch, Arrays)
-    limit, seed = compiled.limit(batch), compiled.seed(batch)
-    _advance(g, given, batch.outside, limit, seed, length, batch.n, arrays)
+    _advance(*compiled.arguments(batch, g, given, Arrays), length, batch.n)
 
 
 @njit(cache=True)
-def _advance(g, given, outside, limit, seed, length, n, arrays):
+def _advance(g, given, outside, limit, seed, arrays, length, n):
     np.random.seed(seed)
     (
         phase, black, white, out, in_round, matches_won, pot_black, pot_white, m, ante_due,
@@ -95,15 +93,7 @@ def _advance(g, given, outside, limit, seed, length, n, arrays):
         tiebreak, shown, shown_total, top, decisions, counts,
     ) = arrays  # fmt: skip
     chosen = np.full(1, -1)
-    """The outside seat's choice in the game being played, until it is taken."""
-
-    def choose(count):
-        """The index of a uniform choice among `count` legal actions, or the caller's."""
-        index = chosen[0]
-        if index < 0:
-            return int(np.random.random() * count)
-        chosen[0] = -1
-        return index
+    """The outside seat's choice in the game being played, until it is taken (`choose`)."""
 
     def stake(i, seat, b, w):
         """Stones into the pot from one seat, counted as paid in this stage."""
@@ -341,7 +331,7 @@ def _advance(g, given, outside, limit, seed, length, n, arrays):
             low = pay - black[i, seat] if pay > black[i, seat] else 0
             high = white[i, seat] if white[i, seat] < pay else pay
             if p == ANTE:  # D2: the fewest to the most white, uniformly
-                paid = low + choose(high - low + 1)
+                paid = low + choose(chosen, high - low + 1)
                 stake(i, seat, pay - paid, paid)
                 counts[i, ANTE_EV] += 1
                 if next_place(i):
@@ -351,7 +341,7 @@ def _advance(g, given, outside, limit, seed, length, n, arrays):
             # D3, D4, D7: pass or raise low..high white; after the raise, call low..high or fold
             colours = high - low + 1
             reply = raiser[i] >= 0
-            pick = choose(colours + 1 if reply or pay > 0 else 1)
+            pick = choose(chosen, colours + 1 if reply or pay > 0 else 1)
             if not reply:
                 if pick == 0:
                     bet[i, seat] = PASS
