@@ -9,6 +9,9 @@ When every seat of the batch's own plays at random, a game's
 Numba compiles (the `rl` extra brings it), until an outside seat is to
 decide, the game is over, or its decisions reach their limit: the same
 rules, steps and view as the handlers, on the batch's own arrays in place.
+The loop also takes the outside seats' choices (`Seated.act`), so one call a
+step plays a choice and everything after it. (Toplshteyner has no such loop
+yet: `toplshteyner_walk.py` walks its chain's tables a game at a time.)
 
 A random seat's choice depends on nothing the others chose since, so the
 loops draw each as the handlers do: the index of a uniform choice among the
