@@ -153,7 +153,7 @@ def test_the_chain_hands_over_at_the_cap(monkeypatch: pytest.MonkeyPatch) -> Non
     assert differences(vector_sample(name), single_sample(name)) == []
 
 
-def test_a_broken_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_k6_broken_in_the_passes_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """K6 forgotten by the batch's own seats, pass by pass: an opponent may pass the same
     claim again, and the pass chains the seat sees run longer."""
 
@@ -166,7 +166,7 @@ def test_a_broken_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     assert failed
 
 
-def test_a_broken_rule_of_karikis_loop_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_k6_broken_in_karikis_loop_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """K6 forgotten whenever the compiled loop played: the passes of the claim in play
     wiped, so the seat sees no pass chain and may pass a claim again. (Broken from
     outside: the compiled functions within cannot be patched.)"""
@@ -245,7 +245,7 @@ def test_with_random_opponents_the_loop_plays_every_move(
     assert not handled
 
 
-def test_a_broken_rule_of_taos_loop_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_d11_broken_in_taos_loop_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """D11 forgotten by the compiled loop: the bid unit stays where it was whenever the
     loop played, and the observations show it. (Broken from outside: the compiled
     functions within cannot be patched.)"""
