@@ -259,3 +259,25 @@ def test_d11_broken_in_taos_loop_is_caught(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(tao_kernel, "advance", forgets)
     failed = dict(differences(vector_sample("tao-match"), single_sample("tao-match")))
     assert failed
+
+
+@pytest.mark.parametrize(("game", "seats"), [("tao", 4), ("kariki", 3)])
+def test_c6_the_loops_leave_other_seats_hidden_dice_unseen(game: str, seats: int) -> None:
+    """C6 with the compiled loops playing: wherever a step leaves the learning seat, its
+    observation is the same whatever the others' hidden dice (Tao Dice's two d6 of every
+    other seat; Kariki's dice under the mug when another seat threw them)."""
+    envs = DicehallVectorEnv(256, game, seats=seats, opponents="random")
+    batch = envs.batch
+    assert batch._loop is not None
+    rng = np.random.default_rng(5)
+    observations, infos = envs.reset(seed=5)
+    for _ in range(40):
+        masks = infos["action_mask"]
+        observations, _, _, _, infos = envs.step(np.argmax(rng.random(masks.shape) * masks, 1))
+        if game == "tao":
+            others = np.arange(seats) != 0
+            batch.faces[:, others] = rng.integers(1, 7, batch.faces[:, others].shape)
+        else:
+            theirs = batch.roller != 0
+            batch.dice[theirs] = rng.integers(1, 7, (int(theirs.sum()), 2))
+        assert np.array_equal(batch.observe(batch.every, 0), observations)
