@@ -10,14 +10,14 @@ Numba compiles (the `rl` extra brings it), until an outside seat is to
 decide, the game is over, or its decisions reach their limit: the same
 rules, steps and view as the handlers, on the batch's own arrays in place.
 The loop also takes the outside seats' choices (`Seated.act`), so one call a
-step plays a choice and everything after it. (Toplshteyner has no such loop
-yet: `toplshteyner_walk.py` walks its chain's tables a game at a time.)
+step plays a choice and everything after it.
 
 A random seat's choice depends on nothing the others chose since, so the
 loops draw each as the handlers do: the index of a uniform choice among the
-legal actions, in the same order. Their draws come from Numba's generator,
-seeded from the batch's at each call: a seeded batch plays the same games
-every time, but not the games of the passes, whose draws
+legal actions, in the same order. They draw from the batch's own generator
+(Numba's calls advance it in place, and take a third of the time its legacy
+`np.random` takes): a seeded batch plays the same games every time, but not
+the games of the passes, whose draws
 `tests/rl/test_vector_replay.py` follows (it plays heuristic opponents,
 which the loops leave to the passes). `tests/rl/test_vector_stats.py`
 checks each loop's episodes against the single environment's, and the
@@ -68,25 +68,16 @@ def module(name: str) -> ModuleType | None:
 
 def arguments(
     batch: Any, g: Ints, given: Ints | None, fields: type[Fields]
-) -> tuple[Ints, Ints, Bools, int, int, Fields]:
+) -> tuple[Ints, Ints, Bools, int, np.random.Generator, Fields]:
     """What a loop takes first: the games, the outside seats' choices in them (-1: none),
-    which seats are outside, the limit on decisions (-1: none), a seed drawn from the
-    batch's generator, and the batch's arrays named by `fields` (a NamedTuple)."""
+    which seats are outside, the limit on decisions (-1: none), the batch's generator
+    (Numba draws from it in place), and the batch's arrays named by `fields` (a
+    NamedTuple)."""
     return (
         g,
         np.full(g.size, -1) if given is None else given,
         batch.outside,
-        limit(batch),
-        seed(batch),
+        -1 if batch.max_decisions is None else int(batch.max_decisions),
+        batch.rng,
         fields(*(getattr(batch, name) for name in fields._fields)),
     )
-
-
-def limit(batch: Any) -> int:
-    """The batch's limit on decisions an episode, -1 for none."""
-    return -1 if batch.max_decisions is None else int(batch.max_decisions)
-
-
-def seed(batch: Any) -> int:
-    """A seed for a loop's generator, drawn from the batch's."""
-    return int(batch.rng.integers(2**62))

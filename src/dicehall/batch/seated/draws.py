@@ -12,11 +12,11 @@ from dicehall.batch.base import Ints
 
 
 @njit(cache=True, inline="always")
-def choose(chosen: Ints, count: int) -> int:
+def choose(rng: np.random.Generator, chosen: Ints, count: int) -> int:
     """The index of a uniform choice among `count` legal actions, or the outside seat's
     choice `chosen[0]` if one is waiting (then taken: -1)."""
     index: int = chosen[0]
     if index < 0:
-        return int(np.random.random() * count)
+        return int(rng.random() * count)
     chosen[0] = -1
     return index

@@ -86,8 +86,7 @@ def advance(batch: Any, g: Ints, given: Ints | None = None) -> None:
 
 
 @njit(cache=True)
-def _advance(g, given, outside, limit, seed, arrays, options, ranks):
-    np.random.seed(seed)
+def _advance(g, given, outside, limit, rng, arrays, options, ranks):
     at_least, after_kariki_roller, high_rollers = options
     (
         phase, steps, contenders, step, berries, crowns, out, in_count, emergency_used, paid,
@@ -193,7 +192,7 @@ def _advance(g, given, outside, limit, seed, arrays, options, ranks):
                 for s in range(n):
                     if contenders[i, s]:
                         steps[i] += 1
-                        faces[s] = 1 + int(np.random.random() * 6)
+                        faces[s] = 1 + int(rng.random() * 6)
                 best = faces.max()
                 tied, first = 0, -1
                 for s in range(n):
@@ -209,8 +208,8 @@ def _advance(g, given, outside, limit, seed, arrays, options, ranks):
                 continue
             if p == THROW:  # K3, K5: a Kariki is shown; over Double Sixes anything else loses
                 steps[i] += 1
-                d1 = 1 + int(np.random.random() * 6)
-                d2 = 1 + int(np.random.random() * 6)
+                d1 = 1 + int(rng.random() * 6)
+                d2 = 1 + int(rng.random() * 6)
                 rank = ranks[d1 * 7 + d2]
                 thrower = roller[i]
                 if rank == KARIKI:
@@ -238,14 +237,14 @@ def _advance(g, given, outside, limit, seed, arrays, options, ranks):
             decisions[i] += 1
             steps[i] += 1
             if p == DIRECTION:  # K1: the first roller sends play left or right
-                step[i] = 1 if choose(chosen, 2) == 0 else -1
+                step[i] = 1 if choose(rng, chosen, 2) == 0 else -1
                 phase[i] = THROW
                 for s in range(n):
                     nxt[i, s] = (s + step[i]) % n
             elif p == CLAIM:  # K4: any rank strictly above the claim it follows, never Kariki
                 counts[i, CLAIM_EV] += 1
                 previous[i] = claim[i]
-                claim[i] += 1 + choose(chosen, DOUBLE_SIXES - claim[i])
+                claim[i] += 1 + choose(rng, chosen, DOUBLE_SIXES - claim[i])
                 owner[i] = seat
                 passed[i] = 0
                 responder[i] = nxt[i, seat]
@@ -253,7 +252,7 @@ def _advance(g, given, outside, limit, seed, arrays, options, ranks):
             elif p == RESPOND:  # K5, K6: roll higher, pull or pass
                 thrower = seat == roller[i]
                 count = 2 if thrower or (passed[i] >> seat) & 1 else 3
-                pick = choose(chosen, count) + (1 if thrower else 0)
+                pick = choose(rng, chosen, count) + (1 if thrower else 0)
                 if pick == 0:
                     counts[i, ROLL_EV] += 1
                     roller[i] = seat
@@ -268,7 +267,7 @@ def _advance(g, given, outside, limit, seed, arrays, options, ranks):
                     pull(i, seat)
             else:  # K9: buy an emergency berry for the pot's sum, or go out
                 pending[i, seat] = 0
-                if choose(chosen, 2) == 0:
+                if choose(rng, chosen, 2) == 0:
                     counts[i, EMERGENCY_EV] += 1
                     paid[i, seat] += pot[i]
                     pot[i] *= 2

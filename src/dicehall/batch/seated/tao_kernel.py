@@ -84,8 +84,7 @@ def advance(batch: Any, g: Ints, given: Ints | None = None) -> None:
 
 
 @njit(cache=True)
-def _advance(g, given, outside, limit, seed, arrays, length, n):
-    np.random.seed(seed)
+def _advance(g, given, outside, limit, rng, arrays, length, n):
     (
         phase, black, white, out, in_round, matches_won, pot_black, pot_white, m, ante_due,
         token_holder, token_gold, first_player, winner, steps, dice, d12, must_reroll, faces,
@@ -157,8 +156,8 @@ def _advance(g, given, outside, limit, seed, arrays, length, n):
         """D2: everyone in throws two d6, hidden."""
         for s in range(n):
             if in_round[i, s]:
-                faces[i, s, 0] = 1 + int(np.random.random() * 6)
-                faces[i, s, 1] = 1 + int(np.random.random() * 6)
+                faces[i, s, 0] = 1 + int(rng.random() * 6)
+                faces[i, s, 1] = 1 + int(rng.random() * 6)
                 steps[i] += 1
                 counts[i, THROW] += 1
             else:
@@ -247,19 +246,19 @@ def _advance(g, given, outside, limit, seed, arrays, length, n):
             if must_reroll[i, s] and in_round[i, s]:
                 steps[i] += 1
                 if one:
-                    faces[i, s, 0] = 1 + int(np.random.random() * 6)
-                    faces[i, s, 1] = 1 + int(np.random.random() * 6)
+                    faces[i, s, 0] = 1 + int(rng.random() * 6)
+                    faces[i, s, 1] = 1 + int(rng.random() * 6)
                     dice[i, s] = faces[i, s, 0] + faces[i, s, 1]
                     counts[i, THROW] += 1
                 else:
-                    d12[i, s] = 1 + int(np.random.random() * 12)
+                    d12[i, s] = 1 + int(rng.random() * 12)
                     counts[i, D12] += 1
             must_reroll[i, s] = False
         if one:  # D6: the d12 for all to see, then stage two's betting
             stage[i] = 2
             for s in range(n):
                 if in_round[i, s]:
-                    d12[i, s] = 1 + int(np.random.random() * 12)
+                    d12[i, s] = 1 + int(rng.random() * 12)
                     steps[i] += 1
                     counts[i, D12] += 1
                 else:
@@ -302,7 +301,7 @@ def _advance(g, given, outside, limit, seed, arrays, length, n):
             if p == OPENER:  # D3 option random: a die whose faces are the seats
                 steps[i] += 1
                 counts[i, FIRST] += 1
-                first_player[i] = int(np.random.random() * n)
+                first_player[i] = int(rng.random() * n)
                 round_no[i] = 0
                 start_match(i)
                 continue
@@ -331,7 +330,7 @@ def _advance(g, given, outside, limit, seed, arrays, length, n):
             low = pay - black[i, seat] if pay > black[i, seat] else 0
             high = white[i, seat] if white[i, seat] < pay else pay
             if p == ANTE:  # D2: the fewest to the most white, uniformly
-                paid = low + choose(chosen, high - low + 1)
+                paid = low + choose(rng, chosen, high - low + 1)
                 stake(i, seat, pay - paid, paid)
                 counts[i, ANTE_EV] += 1
                 if next_place(i):
@@ -341,7 +340,7 @@ def _advance(g, given, outside, limit, seed, arrays, length, n):
             # D3, D4, D7: pass or raise low..high white; after the raise, call low..high or fold
             colours = high - low + 1
             reply = raiser[i] >= 0
-            pick = choose(chosen, colours + 1 if reply or pay > 0 else 1)
+            pick = choose(rng, chosen, colours + 1 if reply or pay > 0 else 1)
             if not reply:
                 if pick == 0:
                     bet[i, seat] = PASS
