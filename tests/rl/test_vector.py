@@ -13,6 +13,7 @@ from gymnasium.utils.env_checker import data_equivalence  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 from gymnasium.wrappers.vector import RecordEpisodeStatistics  # noqa: E402
 
+from dicehall.batch.seated import compiled  # noqa: E402
 from dicehall.core.errors import IllegalActionError, OptionError  # noqa: E402
 from dicehall.games import game_ids, make_game  # noqa: E402
 from dicehall.rl.gymnasium import env_id  # noqa: E402
@@ -211,9 +212,15 @@ def test_short_episodes_truncate_at_max_steps() -> None:
 
 
 @pytest.mark.parametrize("envs_count", [16, 1024])
-def test_toplshteyners_walk_stops_at_max_steps(envs_count: int) -> None:
-    """The throws walked on tables between two decisions (the batch's own seats decide in
-    them) never take an episode past its decisions: it ends as a truncation at the limit."""
+@pytest.mark.parametrize("loop", [True, False])
+def test_toplshteyners_own_seats_stop_at_max_steps(
+    envs_count: int, loop: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The throws between two decisions (the batch's own seats decide in them), in the
+    compiled loop or walked on the chain's tables, never take an episode past its
+    decisions: it ends as a truncation at the limit."""
+    if not loop:
+        monkeypatch.setattr(compiled, "plays", lambda batch: False)
     envs = DicehallVectorEnv(envs_count, "toplshteyner", seats=4, opponents="random", max_steps=3)
     rng = np.random.default_rng(1)
     _, infos = envs.reset(seed=1)

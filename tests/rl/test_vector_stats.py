@@ -32,6 +32,7 @@ from dicehall.batch.seated import (
     tao,
     tao_kernel,
     toplshteyner,
+    toplshteyner_kernel,
 )
 from dicehall.batch.seated import toplshteyner_chain as chain
 from dicehall.rl.gymnasium import DicehallGymEnv
@@ -147,7 +148,9 @@ def test_the_vector_env_plays_the_single_envs_game(name: str) -> None:
 def test_the_chain_hands_over_at_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     """Toplshteyner's chain walks a game until it could reach `max_steps` within a pass,
     then the batch's own passes play on: with passes of four throws and a cap of five
-    decisions both play, and the episodes (some truncated) are the single environment's."""
+    decisions both play, and the episodes (some truncated) are the single environment's.
+    (The chain plays where the compiled loop does not: here, with the loops off.)"""
+    monkeypatch.setattr(compiled, "plays", lambda batch: False)
     monkeypatch.setattr(toplshteyner, "COLUMNS", 4)
     name = "toplshteyner-cap"
     assert differences(vector_sample(name), single_sample(name)) == []
@@ -191,9 +194,10 @@ def test_a_broken_view_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     assert failed and all("observation" in name for name in failed)
 
 
-def test_a_broken_rule_of_the_chain_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Toplshteyner's chain (its tables of throws) with Saving Grace (P5) forgotten: a 2-2
-    no longer ends the turn, and the turns run longer."""
+def test_p5_broken_in_the_chain_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Toplshteyner's chain (its tables of throws, which the passes walk: the loops off)
+    with Saving Grace (P5) forgotten: a 2-2 no longer ends the turn, and the turns run
+    longer."""
     saving_grace = 7  # 2-2, as a number drawn
 
     def forgets(turn: Any, facts: Any, code: int, for_fun: bool, sixes: bool) -> Any:
@@ -202,12 +206,28 @@ def test_a_broken_rule_of_the_chain_is_caught(monkeypatch: pytest.MonkeyPatch) -
         return rules(turn, facts, code, for_fun, sixes)
 
     rules = chain._throw
+    monkeypatch.setattr(compiled, "plays", lambda batch: False)
     monkeypatch.setattr(chain, "_throw", forgets)
     chain.turns.cache_clear()
     try:
         failed = dict(differences(vector_sample("toplshteyner"), single_sample("toplshteyner")))
     finally:
         chain.turns.cache_clear()
+    assert failed
+
+
+def test_p8_broken_in_toplshteyners_loop_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """P8 forgotten whenever the compiled loop played: the turn's first 5-5 wiped, so the
+    roller elects at no 5-5 seen and a later 5-5 elects again. (Broken from outside: the
+    compiled functions within cannot be patched.)"""
+
+    def forgets(batch: Any, g: Any, given: Any) -> None:
+        advance(batch, g, given)
+        batch.high_fives[g] = False
+
+    advance = toplshteyner_kernel.advance
+    monkeypatch.setattr(toplshteyner_kernel, "advance", forgets)
+    failed = dict(differences(vector_sample("toplshteyner"), single_sample("toplshteyner")))
     assert failed
 
 

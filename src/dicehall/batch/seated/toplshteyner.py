@@ -14,7 +14,9 @@ operations for each throw that is a double or a 7 on a point); the roll-off
 is then its winner, drawn uniformly. The chain keeps no `events` and no
 `steps`, which only the simulator's own runs report. Above four seats, and
 for games that could reach `max_decisions` within a pass, the simulator's
-passes play on.
+passes play on. When the batch's own seats all play at random, none of this
+runs: the compiled loop (`toplshteyner_kernel`) plays the rules themselves,
+the roll-off included, a game at a time.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from __future__ import annotations
 import numpy as np
 
 from dicehall.batch.base import Bools, Ints
-from dicehall.batch.seated import compiled
 from dicehall.batch.seated import toplshteyner_chain as chain_
 from dicehall.batch.seated.base import Floats, Seated
 from dicehall.batch.seated.tensor import Seen, Tensors
@@ -62,8 +63,6 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         self.last_seat = np.full(size, -1, dtype=np.int64)
         self.last_end = np.full(size, -1, dtype=np.int64)
         self._chain: chain_.Chain | None = None
-        self._compiled = compiled.module("toplshteyner_walk") if compiled.plays(self) else None
-        """The chain's walk a game at a time (`toplshteyner_walk`), or None: in passes."""
 
     def chain(self) -> chain_.Chain | None:
         """The tables of this batch's seats and options (built when first used); None above
@@ -83,7 +82,7 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         is walked in the same pass (`_walk`). With the chain a roll-off is its winner, drawn
         uniformly: the contenders throw alike and the tied throw again, so each seat wins
         it as often, and nothing of it but the winner is seen or counted after."""
-        if self.chain() is not None:
+        if self._loop is None and self.chain() is not None:
             rolling = g[self.phase.take(g) == ROLLOFF]
             if rolling.size:
                 self.roller[rolling] = self.rng.integers(0, self.n, rolling.size)
@@ -133,11 +132,6 @@ class ToplshteynerSeated(Seated, ToplshteynerBatch):
         decisions = self.decisions.take(g)
         final_tk = np.empty(m0, dtype=np.int64)
         final_lk = np.empty(m0, dtype=np.int64)
-        if self._compiled is not None:
-            state = (throws, last_code, last_end, last_seat, decisions)
-            self._compiled.walk(self, g, chain, COLUMNS, tk, lk, state)
-            self._walked_back(g, chain, tk, lk, throws, last_code, last_end, last_seat, decisions)
-            return
         at = np.arange(m0)  # the games still walking, by their place in g
         weights = np.exp2(np.arange(k, dtype=np.float32))
         bought_cells: list[Ints] = []
