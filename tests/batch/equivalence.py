@@ -19,9 +19,11 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 
 from dicehall.batch import BatchResult
+from dicehall.batch.seated import seated
 from dicehall.core import Game, RandomDice, make_bots
 from dicehall.games import make_game
 
@@ -29,6 +31,18 @@ ALPHA = 1e-3
 
 Sample = Mapping[str, NDArray[np.float64]]
 """Statistic name -> its value in each game of the sample."""
+
+
+def loop_result(game: Game, games: int, seed: int) -> BatchResult:
+    """`games` whole games played by the compiled loop of a seated batch with no outside
+    seats (`dicehall.batch.seated.compiled`), reported as the batch reports its own runs
+    (`run` then finds every game over)."""
+    pytest.importorskip("numba", reason="the rl extra is not installed: pip install '.[rl]'")
+    batch = seated(game, games, seed)
+    assert batch._loop is not None
+    batch.advance(batch.every)
+    assert batch.over(batch.every).all()
+    return batch.run()  # type: ignore[attr-defined,no-any-return]
 
 
 def batch_sample(result: BatchResult) -> Sample:

@@ -11,7 +11,7 @@ from dicehall.batch import play
 from dicehall.batch.kariki import BERRY_REASONS, EVENTS, RANK, KarikiBatch
 from dicehall.core import OptionError
 from dicehall.games import make_game
-from tests.batch.equivalence import batch_sample, differences, reference
+from tests.batch.equivalence import batch_sample, differences, loop_result, reference
 
 BATCH_GAMES = 20_000
 ENGINE_GAMES = 600
@@ -43,10 +43,15 @@ HEURISTIC: list[tuple[int, dict[str, object], tuple[str, ...]]] = [
 
 
 def compare(
-    seats: int, options: dict[str, object], seed: int = 1, bots: Sequence[str] = ("random",)
+    seats: int,
+    options: dict[str, object],
+    seed: int = 1,
+    bots: Sequence[str] = ("random",),
+    loop: bool = False,
 ) -> list[tuple[str, float]]:
     game = make_game("kariki", seats, options)
-    batch = batch_sample(play(game, BATCH_GAMES, seed, bots))
+    result = loop_result(game, BATCH_GAMES, seed) if loop else play(game, BATCH_GAMES, seed, bots)
+    batch = batch_sample(result)
     engine = reference(
         "kariki", seats, tuple(options.items()), seed, ENGINE_GAMES, EVENTS, event_names,
         tuple(bots),
@@ -57,6 +62,13 @@ def compare(
 @pytest.mark.parametrize(("seats", "options"), CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
 def test_batch_plays_the_engines_kariki(seats: int, options: dict[str, object]) -> None:
     assert compare(seats, options) == []
+
+
+@pytest.mark.parametrize(("seats", "options"), CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
+def test_the_compiled_loop_plays_the_engines_kariki(seats: int, options: dict[str, object]) -> None:
+    """The vector environment's compiled loop (`kariki_kernel`), whole games with no outside
+    seat: every event counted as the batch counts it."""
+    assert compare(seats, options, loop=True) == []
 
 
 @pytest.mark.parametrize(

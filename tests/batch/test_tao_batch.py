@@ -12,7 +12,7 @@ from dicehall.batch import play, tao
 from dicehall.batch.tao import EVENTS, TaoBatch
 from dicehall.games import make_game
 from dicehall.games.tao.odds import equity, totals
-from tests.batch.equivalence import batch_sample, differences, reference
+from tests.batch.equivalence import batch_sample, differences, loop_result, reference
 
 BATCH_GAMES = 20_000
 ENGINE_GAMES = 600
@@ -56,9 +56,11 @@ def compare(
     batch_games: int = BATCH_GAMES,
     engine_games: int = ENGINE_GAMES,
     bots: Sequence[str] = ("random",),
+    loop: bool = False,
 ) -> list[tuple[str, float]]:
     game = make_game("tao", seats, options)
-    batch = batch_sample(play(game, batch_games, seed, bots))
+    result = loop_result(game, batch_games, seed) if loop else play(game, batch_games, seed, bots)
+    batch = batch_sample(result)
     engine = reference(
         "tao", seats, tuple(options.items()), seed, engine_games, EVENTS, event_names,
         tuple(bots),
@@ -71,9 +73,17 @@ def test_batch_plays_the_engines_tao(seats: int, options: dict[str, object]) -> 
     assert compare(seats, options) == []
 
 
-def test_batch_plays_the_engines_whole_tao_game() -> None:
+@pytest.mark.parametrize(("seats", "options"), CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
+def test_the_compiled_loop_plays_the_engines_tao(seats: int, options: dict[str, object]) -> None:
+    """The vector environment's compiled loop (`tao_kernel`) with no outside seat: every
+    event counted as the batch counts it."""
+    assert compare(seats, options, loop=True) == []
+
+
+@pytest.mark.parametrize("loop", [False, True], ids=["passes", "compiled loop"])
+def test_batch_plays_the_engines_whole_tao_game(loop: bool) -> None:
     """Two seats, the token game: matches, the token (D12), outs (D10)."""
-    assert compare(2, {}, batch_games=5000, engine_games=250) == []
+    assert compare(2, {}, batch_games=5000, engine_games=250, loop=loop) == []
 
 
 @pytest.mark.slow

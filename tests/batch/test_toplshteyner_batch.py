@@ -14,7 +14,7 @@ from dicehall.core import Game
 from dicehall.games import make_game
 from dicehall.games.toplshteyner.bots import HeuristicBot
 from dicehall.games.toplshteyner.rules import ELECT_SEAT
-from tests.batch.equivalence import batch_sample, differences, reference
+from tests.batch.equivalence import batch_sample, differences, loop_result, reference
 
 BATCH_GAMES = 20_000
 ENGINE_GAMES = 600
@@ -45,10 +45,15 @@ HEURISTIC: list[tuple[int, dict[str, object], tuple[str, ...]]] = [
 
 
 def compare(
-    seats: int, options: dict[str, object], seed: int = 1, bots: Sequence[str] = ("random",)
+    seats: int,
+    options: dict[str, object],
+    seed: int = 1,
+    bots: Sequence[str] = ("random",),
+    loop: bool = False,
 ) -> list[tuple[str, float]]:
     game = make_game("toplshteyner", seats, options)
-    batch = batch_sample(play(game, BATCH_GAMES, seed, bots))
+    result = loop_result(game, BATCH_GAMES, seed) if loop else play(game, BATCH_GAMES, seed, bots)
+    batch = batch_sample(result)
     engine = reference(
         "toplshteyner", seats, tuple(options.items()), seed, ENGINE_GAMES, EVENTS, event_names,
         tuple(bots),
@@ -59,6 +64,15 @@ def compare(
 @pytest.mark.parametrize(("seats", "options"), CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
 def test_batch_plays_the_engines_toplshteyner(seats: int, options: dict[str, object]) -> None:
     assert compare(seats, options) == []
+
+
+@pytest.mark.parametrize(("seats", "options"), CONFIGS, ids=[f"{n}-{o}" for n, o in CONFIGS])
+def test_the_compiled_loop_plays_the_engines_toplshteyner(
+    seats: int, options: dict[str, object]
+) -> None:
+    """The vector environment's compiled loop (`toplshteyner_kernel`), whole games with no outside
+    seat: every event counted as the batch counts it."""
+    assert compare(seats, options, loop=True) == []
 
 
 def test_P4_a_second_snake_eyes_costing_a_life_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
