@@ -34,7 +34,7 @@ from dicehall.batch.kariki import (
     THROW,
 )
 from dicehall.batch.seated import compiled
-from dicehall.batch.seated.draws import choose
+from dicehall.batch.seated.draws import choose, roll_off
 
 (
     KARIKI_EV, THIRD_CROWN, NO_KARIKI, CLAIM_EV, ROLL_EV, PASS_EV, PULL_EV, PULL_TRUE, BERRY,
@@ -94,6 +94,7 @@ def _advance(g, given, outside, limit, rng, arrays, options, ranks):
         beginner, previous, dice, shown_pull, shown, shown_kariki, decisions, counts,
     ) = arrays  # fmt: skip
     n = out.shape[1]
+    faces = np.zeros(n, dtype=np.int64)
     chosen = np.full(1, -1)
     """The outside seat's choice in the game being played, until it is taken (`choose`)."""
 
@@ -188,19 +189,9 @@ def _advance(g, given, outside, limit, rng, arrays, options, ranks):
             if p == OVER:
                 break
             if p == ROLL_OFF:  # C5: one die per contender; those tied for highest again
-                faces = np.zeros(n, dtype=np.int64)
-                for s in range(n):
-                    if contenders[i, s]:
-                        steps[i] += 1
-                        faces[s] = 1 + int(rng.random() * 6)
-                best = faces.max()
-                tied, first = 0, -1
-                for s in range(n):
-                    contenders[i, s] = faces[s] == best
-                    if faces[s] == best:
-                        tied += 1
-                        first = s if first < 0 else first
-                if tied == 1:
+                first, thrown = roll_off(rng, contenders[i], faces)
+                steps[i] += thrown
+                if first >= 0:
                     roller[i] = first
                     phase[i] = DIRECTION
                 else:

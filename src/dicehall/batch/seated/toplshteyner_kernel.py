@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from dicehall.batch.base import Ints
 from dicehall.batch.seated import compiled
-from dicehall.batch.seated.draws import choose
+from dicehall.batch.seated.draws import choose, roll_off
 from dicehall.batch.toplshteyner import (
     BUY,
     ELECT,
@@ -95,6 +95,7 @@ def _advance(g, given, outside, limit, rng, arrays, options):
         decisions, counts,
     ) = arrays  # fmt: skip
     n = lives.shape[1]
+    faces = np.zeros(n, dtype=np.int64)
     chosen = np.full(1, -1)
     """The outside seat's choice in the game being played, until it is taken (`choose`)."""
 
@@ -204,19 +205,9 @@ def _advance(g, given, outside, limit, rng, arrays, options):
             if p == OVER:
                 break
             if p == ROLLOFF:  # C5: one die per contender; those tied for highest again
-                faces = np.zeros(n, dtype=np.int64)
-                for s in range(n):
-                    if contenders[i, s]:
-                        steps[i] += 1
-                        faces[s] = 1 + int(rng.random() * 6)
-                best = faces.max()
-                tied, first = 0, -1
-                for s in range(n):
-                    contenders[i, s] = faces[s] == best
-                    if faces[s] == best:
-                        tied += 1
-                        first = s if first < 0 else first
-                if tied == 1:
+                first, thrown = roll_off(rng, contenders[i], faces)
+                steps[i] += thrown
+                if first >= 0:
                     roller[i] = first
                     phase[i] = TURN
                 else:
