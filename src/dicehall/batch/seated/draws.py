@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dicehall.batch.base import Bools, Ints
+from dicehall.batch.base import Ints
 
 
 @njit(cache=True, inline="always")
@@ -24,20 +24,26 @@ def choose(rng: np.random.Generator, chosen: Ints, count: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def roll_off(rng: np.random.Generator, contenders: Bools, faces: Ints) -> tuple[int, int]:
-    """C5, one round: a die for each of a game's `contenders`, who become those tied for
-    highest. The winner (-1 while tied) and the dice thrown. `faces` is room for them."""
-    thrown = 0
-    for s in range(contenders.size):
+def roll_off(  # type: ignore[no-untyped-def]
+    rng, i, faces, contenders, steps, roller, phase, counts, then, tie
+):
+    """C5, one round in game `i`: a die for each contender, who become those tied for
+    highest, each die a step. A sole winner rolls first, in phase `then`; else the tie is
+    counted (event column `tie`). `faces` is room for the dice."""
+    for s in range(faces.size):
         faces[s] = 0
-        if contenders[s]:
-            thrown += 1
+        if contenders[i, s]:
+            steps[i] += 1
             faces[s] = 1 + int(rng.random() * 6)
     best = faces.max()
     tied, first = 0, -1
-    for s in range(contenders.size):
-        contenders[s] = faces[s] == best
-        if contenders[s]:
+    for s in range(faces.size):
+        contenders[i, s] = faces[s] == best
+        if contenders[i, s]:
             tied += 1
             first = s if first < 0 else first
-    return (first if tied == 1 else -1), thrown
+    if tied == 1:
+        roller[i] = first
+        phase[i] = then
+    else:
+        counts[i, tie] += 1

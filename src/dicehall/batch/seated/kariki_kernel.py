@@ -189,13 +189,9 @@ def _advance(g, given, outside, limit, rng, arrays, options, ranks):
             if p == OVER:
                 break
             if p == ROLL_OFF:  # C5: one die per contender; those tied for highest again
-                first, thrown = roll_off(rng, contenders[i], faces)
-                steps[i] += thrown
-                if first >= 0:
-                    roller[i] = first
-                    phase[i] = DIRECTION
-                else:
-                    counts[i, ROLL_OFF_TIE] += 1
+                roll_off(
+                    rng, i, faces, contenders, steps, roller, phase, counts, DIRECTION, ROLL_OFF_TIE
+                )
                 continue
             if p == THROW:  # K3, K5: a Kariki is shown; over Double Sixes anything else loses
                 steps[i] += 1

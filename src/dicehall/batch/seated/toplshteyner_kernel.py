@@ -205,13 +205,7 @@ def _advance(g, given, outside, limit, rng, arrays, options):
             if p == OVER:
                 break
             if p == ROLLOFF:  # C5: one die per contender; those tied for highest again
-                first, thrown = roll_off(rng, contenders[i], faces)
-                steps[i] += thrown
-                if first >= 0:
-                    roller[i] = first
-                    phase[i] = TURN
-                else:
-                    counts[i, ROLLOFF_TIE] += 1
+                roll_off(rng, i, faces, contenders, steps, roller, phase, counts, TURN, ROLLOFF_TIE)
                 continue
             if p == TURN:  # P3: plain throws (they only move the point), then one that bites
                 plain, value, sets = 0, point[i], 0
