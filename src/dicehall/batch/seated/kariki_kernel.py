@@ -182,12 +182,9 @@ def _advance(g, given, outside, limit, rng, arrays, options, ranks):
         begin_after_berries(i, first)
 
     for k in range(g.size):
-        i = g[k]
-        chosen[0] = given[k]
-        while True:
+        i, chosen[0] = g[k], given[k]
+        while phase[i] != OVER:
             p = phase[i]
-            if p == OVER:
-                break
             if p == ROLL_OFF:  # C5: one die per contender; those tied for highest again
                 roll_off(
                     rng, i, faces, contenders, steps, roller, phase, counts, DIRECTION, ROLL_OFF_TIE

@@ -292,12 +292,9 @@ def _advance(g, given, outside, limit, rng, arrays, length, n):
         tiebreak[i] += 1
 
     for k in range(g.size):
-        i = g[k]
-        chosen[0] = given[k]
-        while True:
+        i, chosen[0] = g[k], given[k]
+        while phase[i] != OVER:
             p = phase[i]
-            if p == OVER:
-                break
             if p == OPENER:  # D3 option random: a die whose faces are the seats
                 steps[i] += 1
                 counts[i, FIRST] += 1

@@ -198,12 +198,9 @@ def _advance(g, given, outside, limit, rng, arrays, options):
                 end_turn(i, TRICK_SIXES)
 
     for k in range(g.size):
-        i = g[k]
-        chosen[0] = given[k]
-        while True:
+        i, chosen[0] = g[k], given[k]
+        while phase[i] != OVER:
             p = phase[i]
-            if p == OVER:
-                break
             if p == ROLLOFF:  # C5: one die per contender; those tied for highest again
                 roll_off(rng, i, faces, contenders, steps, roller, phase, counts, TURN, ROLLOFF_TIE)
                 continue
