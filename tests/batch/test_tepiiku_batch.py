@@ -29,7 +29,7 @@ from dicehall.core import OptionError
 from dicehall.games import make_game
 from dicehall.games.tepiiku.bots import fish_costs, place_value
 from dicehall.games.tepiiku.rules import SUBSETS
-from tests.batch.equivalence import batch_sample, differences, engine_sample
+from tests.batch.equivalence import batch_sample, differences, loop_result, reference
 
 BATCH_GAMES = 20_000
 ENGINE_GAMES = 600
@@ -59,16 +59,29 @@ def compare(
     seed: int = 1,
     batch_games: int = BATCH_GAMES,
     engine_games: int = ENGINE_GAMES,
+    loop: bool = False,
 ) -> list[tuple[str, float]]:
     game = make_game("tepiiku", 3, options)
-    batch = batch_sample(play(game, batch_games, seed, bots))
-    engine = engine_sample(game, engine_games, seed, EVENTS, event_names, bots)
+    result = loop_result(game, batch_games, seed) if loop else play(game, batch_games, seed, bots)
+    batch = batch_sample(result)
+    engine = reference(
+        "tepiiku", 3, tuple(options.items()), seed, engine_games, EVENTS, event_names, tuple(bots)
+    )
     return differences(batch, engine)
 
 
 @pytest.mark.parametrize(("options", "bots"), CONFIGS, ids=[f"{o}-{b}" for o, b in CONFIGS])
 def test_batch_plays_the_engines_tepiiku(options: dict[str, object], bots: Sequence[str]) -> None:
     assert compare(options, bots) == []
+
+
+@pytest.mark.parametrize(("options", "bots"), CONFIGS, ids=[f"{o}-{b}" for o, b in CONFIGS])
+def test_the_compiled_loop_plays_the_engines_tepiiku(
+    options: dict[str, object], bots: Sequence[str]
+) -> None:
+    """The vector environment's compiled loop (`tepiiku_kernel`), whole games with no outside
+    seat: every event counted as the batch counts it."""
+    assert compare(options, bots, loop=True) == []
 
 
 def test_batch_plays_the_engines_heuristic_tepiiku() -> None:

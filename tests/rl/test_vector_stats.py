@@ -31,10 +31,13 @@ from dicehall.batch.seated import (
     kariki_kernel,
     tao,
     tao_kernel,
+    tepiiku,
+    tepiiku_kernel,
     toplshteyner,
     toplshteyner_kernel,
 )
 from dicehall.batch.seated import toplshteyner_chain as chain
+from dicehall.batch.tepiiku import BET, SCORES
 from dicehall.rl.gymnasium import DicehallGymEnv
 from dicehall.rl.vector import DicehallVectorEnv
 from tests.batch.equivalence import Sample, differences
@@ -232,7 +235,8 @@ def test_p8_broken_in_toplshteyners_loop_is_caught(monkeypatch: pytest.MonkeyPat
 
 
 @pytest.mark.parametrize(
-    "name", ["tao", "tao-cap", "kariki", "kariki-rules", "toplshteyner", "toplshteyner-cap"]
+    "name",
+    ["tao", "tao-cap", "kariki", "kariki-rules", "toplshteyner", "toplshteyner-cap", "tepiiku"],
 )
 def test_the_passes_play_the_same_game(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the compiled loops (Numba not installed), the batch plays its own seats
@@ -281,11 +285,33 @@ def test_d11_broken_in_taos_loop_is_caught(monkeypatch: pytest.MonkeyPatch) -> N
     assert failed
 
 
-@pytest.mark.parametrize(("game", "seats"), [("tao", 4), ("kariki", 3)])
+def test_t9_broken_in_tepiikus_loop_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """T9 forgotten whenever the compiled loop played: the middle player pays the Hook what
+    the Fish paid as well (all but a last coin at most), so coins drain faster and the
+    games run shorter. (Broken from outside: the compiled functions within cannot be
+    patched.)"""
+
+    def middle_pays(batch: Any, g: Any, given: Any) -> None:
+        paid = batch.events["pay"][g].copy()
+        advance(batch, g, given)
+        g = g[batch.events["pay"][g] > paid]
+        middle, hook = batch.middle[g], batch.hook[g]
+        amount = np.minimum(batch.last_amount[g], batch.coins[g, middle] - 1)
+        batch.coins[g, middle] -= amount
+        batch.coins[g, hook] += amount
+
+    advance = tepiiku_kernel.advance
+    monkeypatch.setattr(tepiiku_kernel, "advance", middle_pays)
+    failed = dict(differences(vector_sample("tepiiku"), single_sample("tepiiku")))
+    assert failed
+
+
+@pytest.mark.parametrize(("game", "seats"), [("tao", 4), ("kariki", 3), ("tepiiku", 3)])
 def test_c6_the_loops_leave_other_seats_hidden_dice_unseen(game: str, seats: int) -> None:
     """C6 with the compiled loops playing: wherever a step leaves the learning seat, its
     observation is the same whatever the others' hidden dice (Tao Dice's two d6 of every
-    other seat; Kariki's dice under the mug when another seat threw them)."""
+    other seat; Kariki's dice under the mug when another seat threw them; Tepiiku's other
+    hands, and their scores, while the thumbs are due: T5, before the dice are shown)."""
     envs = DicehallVectorEnv(256, game, seats=seats, opponents="random")
     batch = envs.batch
     assert batch._loop is not None
@@ -297,7 +323,36 @@ def test_c6_the_loops_leave_other_seats_hidden_dice_unseen(game: str, seats: int
         if game == "tao":
             others = np.arange(seats) != 0
             batch.faces[:, others] = rng.integers(1, 7, batch.faces[:, others].shape)
-        else:
+        elif game == "kariki":
             theirs = batch.roller != 0
             batch.dice[theirs] = rng.integers(1, 7, (int(theirs.sum()), 2))
+        else:
+            hidden = np.flatnonzero(batch.phase == BET)
+            hands = rng.integers(0, SCORES.size, (hidden.size, seats - 1))
+            batch.hands[hidden, 1:] = hands
+            batch.scores[hidden, 1:] = SCORES[hands]
         assert np.array_equal(batch.observe(batch.every, 0), observations)
+
+
+@pytest.mark.parametrize("loop", [True, False], ids=["compiled loop", "passes"])
+def test_c3_the_learners_thumbs_are_the_ones_played(
+    loop: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """C3 in Tepiiku: the learning seat's thumbs, kept until every seat's are in, are the
+    ones played (a random agent cannot tell them from the batch's own draws): a seat that
+    always shows thumbs up is shown up in every round once the thumbs are in."""
+    if not loop:
+        monkeypatch.setattr(compiled, "plays", lambda batch: False)
+    envs = DicehallVectorEnv(256, "tepiiku", seat=1, opponents="random")
+    batch = envs.batch
+    assert (batch._loop is not None) == loop
+    _, infos = envs.reset(seed=4)
+    rounds = 0
+    for _ in range(30):
+        masks = infos["action_mask"]
+        up = masks[:, tepiiku.THUMBS_UP]
+        _, _, _, _, infos = envs.step(np.where(up, tepiiku.THUMBS_UP, np.argmax(masks, axis=1)))
+        shown = batch.phase != BET
+        assert batch.up[shown, 1].all()
+        rounds += int(shown.sum())
+    assert rounds > 1000
