@@ -22,6 +22,7 @@ pytest.importorskip("gymnasium", reason="the rl extra is not installed: pip inst
 import numpy as np
 from numpy.typing import NDArray
 
+from dicehall.batch.seated import compiled
 from dicehall.batch.toplshteyner import HARD
 from dicehall.core import State, make_bots
 from dicehall.games.tepiiku.rules import RUNE
@@ -45,6 +46,13 @@ class Recorder:
         drawn = self.rng.random(*args, **kwargs)
         self.log.append(np.array(drawn))
         return drawn
+
+
+@pytest.fixture(autouse=True)
+def passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replays follow the draws of the batch's passes: the compiled loops, which play
+    self-play too, draw otherwise."""
+    monkeypatch.setattr(compiled, "plays", lambda batch: False)
 
 
 def draw(log: Log) -> NDArray[Any]:

@@ -356,3 +356,55 @@ def test_c3_the_learners_thumbs_are_the_ones_played(
         assert batch.up[shown, 1].all()
         rounds += int(shown.sum())
     assert rounds > 1000
+
+
+SELF_PLAY: dict[str, dict[str, object]] = {
+    "kariki": {"seats": 3, "high_rollers": True},
+    "tepiiku": {"bankroll": 6},
+    "toplshteyner": {"seats": 3},
+    "tao": {"seats": 3, "length": "round"},
+}
+
+
+def self_play_sample(game: str) -> Sample:
+    """Self-play (every seat the caller's, each choosing at random): per episode, its
+    decisions, each seat's net, and the mean observation at its decisions (each from the
+    seat to act)."""
+    n = VECTOR_ENVS
+    envs = DicehallVectorEnv(n, game, seat=None, autoreset_mode="SameStep", **SELF_PLAY[game])
+    rng = np.random.default_rng(2)
+    observations, infos = envs.reset(seed=2)
+    total = np.zeros(observations.shape)
+    steps, played = np.zeros(n, dtype=int), np.zeros(n, dtype=int)
+    episodes: list[tuple[int, NDArray[Any], NDArray[Any]]] = []
+    while (played < VECTOR_EPISODES).any():
+        total += observations
+        steps += 1
+        masks = infos["action_mask"]
+        actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+        observations, _, terminated, truncated, infos = envs.step(actions)
+        ended = np.flatnonzero(terminated | truncated)
+        nets = infos["final_info"]["net"] if ended.size else None
+        for i in ended[played[ended] < VECTOR_EPISODES]:
+            episodes.append((steps[i], nets[i].copy(), total[i] / steps[i]))
+        played[ended] += 1
+        total[ended], steps[ended] = 0, 0
+    counts, nets, means = (np.array(x) for x in zip(*episodes, strict=True))
+    stats: dict[str, NDArray[np.float64]] = {"steps": counts.astype(float)}
+    for s in range(nets.shape[1]):
+        stats[f"net[{s}]"] = nets[:, s].astype(float)
+    for i in range(means.shape[1]):
+        stats[f"mean observation[{i}]"] = means[:, i]
+    return stats
+
+
+@pytest.mark.parametrize("game", list(SELF_PLAY))
+def test_in_self_play_the_loop_plays_the_passes_game(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Self-play, where the compiled loop plays only the dice and the caller's choices
+    (Tepiiku's simultaneous ones kept until every seat's are in, C3), against the passes
+    of the batch, which `test_vector_replay.py` follows against the engine."""
+    looped = self_play_sample(game)
+    monkeypatch.setattr(compiled, "plays", lambda batch: False)
+    assert differences(looped, self_play_sample(game)) == []

@@ -14,9 +14,9 @@ legal actions, and an action id becomes that index (its place among the
 legal ids, which the batches list in increasing id order), so a step taken
 for an outside seat runs exactly the code a random seat's step runs. Outside
 seats are random seats to the batch itself: no heuristic state is kept for
-them. When the batch's own seats all play at random, a game's compiled loop
-(`compiled`) takes both the outside choices and the moves after them, one
-game at a time, in place of the handlers' passes.
+them. When no seat of the batch's own plays the heuristic, a game's compiled
+loop (`compiled`) takes both the outside choices and the moves after them,
+one game at a time, in place of the handlers' passes.
 
 Games start afresh (`restart`) from a copy of the first game's state at
 construction: every per-game array is reset by name, so a game restarts

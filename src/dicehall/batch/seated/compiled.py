@@ -1,16 +1,18 @@
-"""The seated batches' compiled loops: the batch's own random seats played game by game.
+"""The seated batches' compiled loops: the throws and random seats played game by game.
 
 A seated batch plays its own seats pass by pass (`Seated.advance`), one
 decision in every game waiting for one: a few dozen NumPy calls a pass,
 however few games it moves, and a vector step takes many passes when the
-other seats decide several times between two of the learner's decisions.
-When every seat of the batch's own plays at random, a game's
-`<game>_kernel.py` plays each game on instead, seat by seat in a loop that
-Numba compiles (the `rl` extra brings it), until an outside seat is to
-decide, the game is over, or its decisions reach their limit: the same
-rules, steps and view as the handlers, on the batch's own arrays in place.
-The loop also takes the outside seats' choices (`Seated.act`), so one call a
-step plays a choice and everything after it.
+other seats decide several times between two of the learner's decisions, or
+the dice throw many times between two decisions (Toplshteyner). When no
+seat of the batch's own plays the heuristic, a game's `<game>_kernel.py`
+plays each game on instead, seat by seat in a loop that Numba compiles (the
+`rl` extra brings it), until an outside seat is to decide, the game is over,
+or its decisions reach their limit: the same rules, steps and view as the
+handlers, on the batch's own arrays in place. The loop also takes the
+outside seats' choices (`Seated.act`), so one call a step plays a choice and
+everything after it; in self-play (every seat outside) it plays the choices
+and the throws.
 
 A random seat's choice depends on nothing the others chose since, so the
 loops draw each as the handlers do: the index of a uniform choice among the
@@ -18,10 +20,9 @@ legal actions, in the same order. They draw from the batch's own generator
 (Numba's calls advance it in place, and take a third of the time its legacy
 `np.random` takes): a seeded batch plays the same games every time, but not
 the games of the passes, whose draws
-`tests/rl/test_vector_replay.py` follows (it plays heuristic opponents,
-which the loops leave to the passes). `tests/rl/test_vector_stats.py`
-checks each loop's episodes against the single environment's, and the
-passes' without it.
+`tests/rl/test_vector_replay.py` follows (with the loops off).
+`tests/rl/test_vector_stats.py` checks each loop's episodes against the
+single environment's and, in self-play, against the passes'.
 
 Numba compiles a loop the first time a process needs it, and keeps it in
 its cache (`__pycache__` beside the module, or `NUMBA_CACHE_DIR`).
@@ -46,15 +47,16 @@ Fields = TypeVar("Fields", bound=NamedTuple)
 
 
 def loop(batch: Any, game: str) -> Loop | None:
-    """The compiled loop of `game` for this batch (`<game>_kernel.advance`), or None: no own
-    seats, a heuristic one, no such loop, or no Numba."""
+    """The compiled loop of `game` for this batch (`<game>_kernel.advance`), or None: a
+    heuristic seat, no such loop, or no Numba."""
     kernel = module(f"{game}_kernel") if plays(batch) else None
     return None if kernel is None else cast(Loop, kernel.advance)
 
 
 def plays(batch: Any) -> bool:
-    """Whether the compiled loops play this batch's own seats: it has some, all random."""
-    return not (batch.outside.all() or batch.heuristic.any())
+    """Whether the compiled loops play this batch: none of its seats plays the heuristic
+    (whose choices only the passes make)."""
+    return not batch.heuristic.any()
 
 
 def module(name: str) -> ModuleType | None:

@@ -14,8 +14,8 @@ operations for each throw that is a double or a 7 on a point); the roll-off
 is then its winner, drawn uniformly. The chain keeps no `events` and no
 `steps`, which only the simulator's own runs report. Above four seats, and
 for games that could reach `max_decisions` within a pass, the simulator's
-passes play on. When the batch's own seats all play at random, none of this
-runs: the compiled loop (`toplshteyner_kernel`) plays the rules themselves,
+passes play on. When no seat of the batch's own plays the heuristic, none of
+this runs: the compiled loop (`toplshteyner_kernel`) plays the rules themselves,
 the roll-off included, a game at a time.
 """
 

@@ -11,7 +11,9 @@ every seat (`Chain`). The seated batch (`ToplshteynerSeated._walk`) walks
 `COLUMNS` throws per game in one pass, eight NumPy operations a throw for
 all its games at once, and reads everything else the views show (this turn's
 throws, the last one, how the last turn ended, the lives bought and won back)
-from the pass's columns at once after.
+from the pass's columns at once after. (Where no seat of the batch's own plays
+the heuristic, its compiled loop, `toplshteyner_kernel`, plays instead: the
+chain serves heuristic seats, and installs without Numba.)
 
 The tables are the rules of `dicehall.batch.toplshteyner` (P1-P10), which
 `tests/batch/` checks against the engine, written per state instead of per
