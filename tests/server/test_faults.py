@@ -79,7 +79,9 @@ def test_create_and_join_answer_503_and_a_refused_join_leaves_the_seat_free(
 def test_a_locked_database_pauses_the_table_and_the_bot_moves_again(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite"
     with running(db, config=FAULTS) as client:
-        table = create(client, "duel", bots={1: "random"}, bot_delay_ms=300)
+        # the bot's move is due 1.5 s after the table starts: time enough, on a loaded
+        # machine, to connect and take the lock first
+        table = create(client, "duel", bots={1: "random"}, bot_delay_ms=1500)
         tid = table["table_id"]
         with client.websocket_connect(f"/ws/tables/{tid}?token={table['token']}") as ws:
             welcome = until(ws, "welcome")[-1]
