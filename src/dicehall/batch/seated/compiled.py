@@ -33,7 +33,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from importlib.util import find_spec
-from types import ModuleType
 from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
@@ -49,23 +48,16 @@ Fields = TypeVar("Fields", bound=NamedTuple)
 def loop(batch: Any, game: str) -> Loop | None:
     """The compiled loop of `game` for this batch (`<game>_kernel.advance`), or None: a
     heuristic seat, no such loop, or no Numba."""
-    kernel = module(f"{game}_kernel") if plays(batch) else None
-    return None if kernel is None else cast(Loop, kernel.advance)
+    name = f"dicehall.batch.seated.{game}_kernel"
+    if not plays(batch) or find_spec("numba") is None or find_spec(name) is None:
+        return None
+    return cast(Loop, importlib.import_module(name).advance)
 
 
 def plays(batch: Any) -> bool:
     """Whether the compiled loops play this batch: none of its seats plays the heuristic
     (whose choices only the passes make)."""
     return not batch.heuristic.any()
-
-
-def module(name: str) -> ModuleType | None:
-    """`dicehall.batch.seated.<name>`, a module that Numba compiles, or None where either
-    is missing."""
-    full = f"dicehall.batch.seated.{name}"
-    if find_spec("numba") is None or find_spec(full) is None:
-        return None
-    return importlib.import_module(full)
 
 
 def arguments(
