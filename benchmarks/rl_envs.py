@@ -13,7 +13,9 @@ rates compare as they are:
   an adapter that hands out tensors, whatever the adapter does.
 - env: `dicehall.rl.env.MultiAgentEnv`, the dependency-free environment:
   `last()` (the view, which is its observation) and `legal_action_ids`.
-- pettingzoo: `dicehall.rl.pettingzoo.env(game)`, masks from `last()`;
+- pettingzoo: `dicehall.rl.pettingzoo.env(game)`, masks from `last()`, the
+  legal ids read from the mask with `ndarray.nonzero` (`np.flatnonzero`, through
+  NumPy's Python wrappers, costs the agent more than a third of an engine decision);
   pettingzoo-plain: the same environment in PettingZoo's own
   `OrderEnforcingWrapper`; pettingzoo-raw: without an order-checking wrapper.
 - gymnasium: `DicehallGymEnv(game, opponents="random")`, counting every
@@ -191,7 +193,7 @@ def pettingzoo_loop(game: Game, wrapper: str = "ours", seed: int = 1) -> Loop:
             if termination or truncation:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
+            legal = observation["action_mask"].nonzero()[0]  # flatnonzero: 1.4 µs more
             env.step(int(legal[int(rand() * len(legal))]))
             steps += 1
         return steps
